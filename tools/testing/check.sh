@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check`: every test of the project, in dependency order, then one
+# summary.  Each step is a script that writes its results to
+# $MLX5X_RESULTS/<step>.tsv, one line per test:
+#
+#     <test name> TAB pass|fail|skip TAB <detail>
+#
+# A step that exits non-zero without recording a failure gets one recorded
+# for it, so a crashed step can never pass silently.  The last line printed
+# is "N passed, N failed, N skipped".
+
+set -uo pipefail
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+T=$TOP/tools/testing
+export MLX5X_CACHE=${MLX5X_CACHE:-/var/cache/mlx5x}
+export MLX5X_RESULTS=${MLX5X_RESULTS:-$TOP/build/results}
+rm -rf "$MLX5X_RESULTS"
+mkdir -p "$MLX5X_RESULTS"
+
+T0=$SECONDS
+log() { printf '\n=== [check %s +%ds] %s\n' "$(date +%T)" $((SECONDS - T0)) "$*"; }
+
+# step NAME COMMAND...: run one step, guarantee a result file.
+step() {
+	local name=$1 t=$SECONDS rc
+	shift
+	log "$name: $*"
+	"$@"
+	rc=$?
+	if [ $rc -ne 0 ] && ! grep -qP '\tfail\t' "$MLX5X_RESULTS/$name.tsv" 2>/dev/null; then
+		printf '%s\tfail\texit code %d\n' "$name" $rc >> "$MLX5X_RESULTS/$name.tsv"
+	fi
+	if [ ! -s "$MLX5X_RESULTS/$name.tsv" ]; then
+		printf '%s\tfail\tstep recorded no result\n' "$name" >> "$MLX5X_RESULTS/$name.tsv"
+	fi
+	log "$name: done in $((SECONDS - t)) s (rc=$rc)"
+}
+
+# Steps.  The emulator's unit tests and the module build come first: they
+# are quick and catch most breakage before the slow VM lanes.
+[ -x "$T/emu/run-tests.sh" ] && step emu "$T/emu/run-tests.sh"
+step compat "$T/compat/run.sh"
+step kunit "$T/kunit/run.sh"
+# VM lanes as DRIVER:SUITE; a lane joins this list once it passes.
+LANES=${MLX5X_LANES:-"rxe:full"}
+for lane in $LANES; do
+	step "e2e-${lane%%:*}-${lane#*:}" "$T/e2e/lane.sh" "${lane%%:*}" "${lane#*:}"
+done
+
+summary() {
+	local f pass fail skip
+	pass=0 fail=0 skip=0
+	printf '\n%-12s %6s %6s %6s\n' step passed failed skipped
+	for f in "$MLX5X_RESULTS"/*.tsv; do
+		local p x s
+		p=$(grep -cP '\tpass(\t|$)' "$f")
+		x=$(grep -cP '\tfail(\t|$)' "$f")
+		s=$(grep -cP '\tskip(\t|$)' "$f")
+		printf '%-12s %6d %6d %6d\n' "$(basename "$f" .tsv)" "$p" "$x" "$s"
+		pass=$((pass + p)) fail=$((fail + x)) skip=$((skip + s))
+	done
+	if [ $fail -ne 0 ]; then
+		echo
+		echo "Failures:"
+		grep -hP '\tfail(\t|$)' "$MLX5X_RESULTS"/*.tsv | sed 's/^/  /'
+	fi
+	echo
+	echo "make check took $((SECONDS - T0)) s"
+	echo "$pass passed, $fail failed, $skip skipped"
+	[ $fail -eq 0 ]
+}
+summary
