@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest-side helpers of the e2e suite, sourced by run.sh.  Runs in the test
+# VM (bash, read-only root, job share at /job).  Results go to
+#   /job/results.tsv  name TAB pass|fail|skip TAB detail   (one line per test)
+#   /job/perf.tsv     test TAB metric TAB value TAB unit   (figures)
+# and every command's output to /job/logs/<test>.log.
+
+RES=/job/results.tsv
+PERF=/job/perf.tsv
+LOGS=/job/logs
+T0=$(cut -d' ' -f1 /proc/uptime)
+
+say() { echo "e2e [$(cut -d' ' -f1 /proc/uptime)s] $*"; }
+
+# record NAME STATUS DETAIL
+record() {
+	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> "$RES"
+	say "$2: $1${3:+ ($3)}"
+}
+
+# perf TEST METRIC VALUE UNIT
+perf() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >> "$PERF"; }
+
+logname() { echo "$LOGS/$(echo "$1" | tr '/ ' '__').log"; }
+
+# A one-line excerpt of a log for a failure detail.
+excerpt() {
+	grep -v '^\s*$' "$1" 2>/dev/null | tail -n "${2:-2}" | tr '\t\n' '  ' | cut -c1-200
+}
+
+# rc_detail RC: human text for a command's exit code under timeout(1).
+rc_detail() {
+	case $1 in
+	124) echo "timed out" ;;
+	137) echo "killed after timeout" ;;
+	*) echo "exit $1" ;;
+	esac
+}
+
+# wait_listen PORT PID SECONDS: wait until a TCP listener on PORT exists
+# (the server side of a pingpong/perftest pair), or PID died.
+wait_listen() {
+	local i
+	for ((i = 0; i < $3 * 10; i++)); do
+		[ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ] && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+NEXT_PORT=18600
+
+# run_pair NAME TIMEOUT CMD...: run CMD as a server in the background and
+# again with 127.0.0.1 appended as its client, both under TIMEOUT; the
+# client's output is left in $PAIR_OUT.  Returns 0 when both ends exit 0.
+run_pair() {
+	local name=$1 tmo=$2 port=$NEXT_PORT log spid src crc
+	shift 2
+	NEXT_PORT=$((NEXT_PORT + 1))
+	log=$(logname "$name")
+	PAIR_OUT=$log.client
+	PAIR_ERR=
+	timeout -k 5 "$tmo" "$@" -p "$port" > "$log.server" 2>&1 &
+	spid=$!
+	if ! wait_listen "$port" "$spid" 60; then
+		wait "$spid"
+		src=$?
+		PAIR_ERR="server never listened ($(rc_detail $src)): $(excerpt "$log.server")"
+		return 1
+	fi
+	timeout -k 5 "$tmo" "$@" -p "$port" 127.0.0.1 > "$PAIR_OUT" 2>&1
+	crc=$?
+	wait "$spid"
+	src=$?
+	if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
+		PAIR_ERR="client $(rc_detail $crc), server $(rc_detail $src): $(excerpt "$PAIR_OUT") | $(excerpt "$log.server" 1)"
+		return 1
+	fi
+	return 0
+}
+
+# wait_ibdev NAME SECONDS: wait for /sys/class/infiniband/NAME (no udev).
+wait_ibdev() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		[ -e "/sys/class/infiniband/$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_port_active DEV SECONDS
+wait_port_active() {
+	local i f=/sys/class/infiniband/$1/ports/1/state
+	for ((i = 0; i < $2 * 10; i++)); do
+		grep -q ACTIVE "$f" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# save_dmesg: the whole kernel log, for the host-side check.
+# The raw form keeps the log levels (<3>, <4>, ...) for the host's check.
+save_dmesg() {
+	dmesg > /job/dmesg.txt 2>&1
+	dmesg -r > /job/dmesg-raw.txt 2>&1
+}

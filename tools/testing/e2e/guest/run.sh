@@ -1,0 +1,202 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Guest entry point of an e2e lane (run by vm-init as /job/run.sh).
+# job.env (written by lane.sh) names the lane, the suite and the knobs.
+# Exit status: 0 when no test recorded a failure.
+
+cd /job || exit 97
+# shellcheck source=/dev/null
+. ./job.env
+. ./lib.sh
+. ./suite.sh
+mkdir -p "$LOGS"
+: > "$RES"
+: > "$PERF"
+
+# --- lane setup: load the driver, find the device, export DEV/GIDX -----
+
+setup_rxe() {
+	local log
+	log=$(logname setup)
+	{
+		modprobe -a rdma_rxe ib_uverbs rdma_ucm &&
+		ip link add dummy0 type dummy &&
+		ip addr add 192.168.77.1/24 dev dummy0 &&
+		ip link set dummy0 up &&
+		rdma link add rxe0 type rxe netdev dummy0
+	} > "$log" 2>&1 || { record setup fail "rxe: $(excerpt "$log")"; return 1; }
+	DEV=rxe0
+	GIDX=1
+	wait_port_active "$DEV" 30 ||
+		{ record setup fail "rxe0 port 1 never ACTIVE"; return 1; }
+	record setup pass "rdma_rxe on dummy0, $DEV, gid index $GIDX"
+}
+
+setup_upstream() {
+	local log t0
+	log=$(logname setup)
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	modprobe mlx5_core > "$log" 2>&1 &&
+		modprobe mlx5_ib >> "$log" 2>&1 &&
+		modprobe -a ib_uverbs rdma_ucm >> "$log" 2>&1 ||
+		{ record setup fail "modprobe: $(excerpt "$log")"; return 1; }
+	DEV=mlx5_0
+	GIDX=
+	if ! wait_ibdev "$DEV" 120; then
+		record setup fail "no /sys/class/infiniband/$DEV after 120 s (lspci: $(lspci -d 15b3: | head -n1)); dmesg: $(dmesg | grep -i mlx5 | tail -n 2 | tr '\n' ' ')"
+		return 1
+	fi
+	wait_port_active "$DEV" 60 ||
+		say "warning: $DEV port 1 not ACTIVE after 60 s"
+	record setup pass "mlx5_core+mlx5_ib bound, $DEV after $(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN{printf "%.1f", b-a}') s"
+}
+
+# The ib device registered by mlx5x, whatever its name.
+mlx5x_ibdev() {
+	local d
+	for d in /sys/class/infiniband/*; do
+		[ -e "$d" ] || continue
+		case $(readlink -f "$d/device/driver") in
+		*/mlx5x) basename "$d"; return 0 ;;
+		esac
+	done
+	return 1
+}
+
+wait_mlx5x_ibdev() {
+	local i
+	for ((i = 0; i < $1 * 10; i++)); do
+		DEV=$(mlx5x_ibdev) && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+mlx5x_insmod() {
+	local log=$1
+	modprobe -a ib_core ib_uverbs rdma_ucm >> "$log" 2>&1 &&
+		timeout -k 5 120 insmod /job/mlx5x.ko $MLX5X_PARAMS >> "$log" 2>&1
+}
+
+setup_mlx5x() {
+	local log t0
+	log=$(logname setup)
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	[ -f /job/mlx5x.ko ] || { record setup fail "no /job/mlx5x.ko"; return 1; }
+	mlx5x_insmod "$log" ||
+		{ record setup fail "insmod mlx5x.ko: $(excerpt "$log")"; return 1; }
+	GIDX=
+	if ! wait_mlx5x_ibdev 120; then
+		record setup fail "mlx5x loaded but registered no RDMA device in 120 s; dmesg: $(dmesg | grep -i mlx5x | tail -n 2 | tr '\n' ' ')"
+		return 1
+	fi
+	wait_port_active "$DEV" 60 ||
+		say "warning: $DEV port 1 not ACTIVE after 60 s"
+	record setup pass "mlx5x.ko bound, $DEV after $(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN{printf "%.1f", b-a}') s"
+}
+
+# --- teardown: unloading must complete (the emulator then reports leaks) -
+
+teardown() {
+	local log mods rc
+	log=$(logname teardown)
+	case $LANE in
+	upstream) mods="mlx5_ib mlx5_core" ;;
+	mlx5x) mods="mlx5x" ;;
+	*) return 0 ;;
+	esac
+	# Unload only what is loaded: a failed probe is reported elsewhere.
+	mods=$(for m in $mods; do [ -d "/sys/module/$m" ] && echo "$m"; done)
+	if [ -z "$mods" ]; then
+		record rmmod skip "driver not loaded"
+		return 0
+	fi
+	timeout -k 5 180 rmmod $mods > "$log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		record rmmod pass "rmmod $mods"
+	else
+		record rmmod fail "rmmod $mods $(rc_detail $rc): $(excerpt "$log")"
+	fi
+}
+
+# --- bringup suites ------------------------------------------------------
+
+bringup_devinfo() {
+	SUITE_PARTS=devinfo run_suite
+	local log
+	log=$(logname devinfo)
+	if grep -q 'link_layer:[[:space:]]*InfiniBand' "$log"; then
+		record devinfo/link_layer pass InfiniBand
+	else
+		record devinfo/link_layer fail "link_layer $(devinfo_field "$log" link_layer)"
+	fi
+	if [ -n "$(devinfo_field "$log" fw_ver)" ]; then
+		record devinfo/fw_ver pass "$(devinfo_field "$log" fw_ver)"
+	else
+		record devinfo/fw_ver fail "no fw_ver"
+	fi
+}
+
+bringup_upstream() {
+	bringup_devinfo
+	teardown
+}
+
+# /proc/interrupts lines naming mlx5x vectors.
+mlx5x_irqs() { grep -c 'mlx5x' /proc/interrupts; }
+
+bringup_mlx5x() {
+	local line n i log ok=0 fails=""
+	line=$(dmesg | grep 'mlx5x' | grep -i 'fw' | tail -n1 | sed 's/^\[[^]]*\] //')
+	if [ -n "$line" ]; then
+		record bringup/summary pass "$line"
+	else
+		record bringup/summary fail "no mlx5x summary line (fw version) in dmesg"
+	fi
+	n=$(mlx5x_irqs)
+	grep 'mlx5x' /proc/interrupts > "$LOGS/interrupts.log"
+	if [ "$n" -gt 0 ]; then
+		record bringup/interrupts pass "$n mlx5x vectors: $(awk '{print $NF}' "$LOGS/interrupts.log" | tr '\n' ' ')"
+	else
+		record bringup/interrupts fail "no mlx5x line in /proc/interrupts"
+	fi
+	bringup_devinfo
+	teardown
+	log=$(logname cycles)
+	for ((i = 1; i <= CYCLES; i++)); do
+		echo "== cycle $i" >> "$log"
+		if ! mlx5x_insmod "$log"; then
+			fails+=" $i:insmod"
+			continue
+		fi
+		wait_mlx5x_ibdev 60 || fails+=" $i:no-ibdev"
+		timeout -k 5 180 rmmod mlx5x >> "$log" 2>&1 || { fails+=" $i:rmmod"; break; }
+		ok=$((ok + 1))
+	done
+	if [ -z "$fails" ]; then
+		record bringup/cycles pass "$CYCLES insmod/rmmod cycles"
+	else
+		record bringup/cycles fail "$ok/$CYCLES clean; failed:$fails"
+	fi
+}
+
+# --- main ----------------------------------------------------------------
+
+say "lane $LANE, suite $SUITE"
+if "setup_$LANE"; then
+	case $SUITE in
+	full)
+		run_suite
+		teardown
+		;;
+	bringup) "bringup_$LANE" ;;
+	esac
+else
+	# Still try to unload, so the emulator report shows what leaked.
+	[ "$LANE" = rxe ] || teardown
+fi
+save_dmesg
+lsmod > "$LOGS/lsmod.log" 2>&1
+say "done: $(grep -c $'\tpass\t' "$RES") pass, $(grep -c $'\tfail\t' "$RES") fail, $(grep -c $'\tskip\t' "$RES") skip"
+! grep -q $'\tfail\t' "$RES"

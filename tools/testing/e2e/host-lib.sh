@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0
+# Host-side helpers shared by lane.sh, run-demo.sh and bench.sh (sourced).
+# Expects TOP (repository root) to be set.
+
+VMDIR=$TOP/tools/testing/vm
+E2EDIR=$TOP/tools/testing/e2e
+EMUDIR=$TOP/tools/testing/emu
+EMU_BIN=$EMUDIR/build/mlx5x-emu
+
+hlog() { printf '[%s %s] %s\n' "${HLOG_TAG:-e2e}" "$(date +%T)" "$*" >&2; }
+
+# rig_root: build or look up the VM root tree; sets ROOT and KREL.
+rig_root() {
+	ROOT=${MLX5X_ROOTFS:-}
+	if [ -z "$ROOT" ]; then
+		ROOT=$("$VMDIR/build-rootfs.sh") || return 1
+	fi
+	KREL=$(cd "$ROOT/boot" && ls vmlinuz-* 2>/dev/null | sort -V | tail -n1)
+	KREL=${KREL#vmlinuz-}
+	[ -n "$KREL" ] && [ -d "$ROOT/lib/modules/$KREL/build" ] || {
+		hlog "no guest kernel or headers in $ROOT"
+		return 1
+	}
+	export MLX5X_ROOTFS=$ROOT
+}
+
+# build_emu: make the emulated ConnectX if its sources exist.  Sets
+# MISSING to a sentence when there is no emulator binary afterwards.
+build_emu() {
+	MISSING=
+	if [ -f "$EMUDIR/Makefile" ]; then
+		hlog "building the emulator (make -C tools/testing/emu)"
+		nice make -s -C "$EMUDIR" >&2 ||
+			{ MISSING="the emulator failed to build (make -C tools/testing/emu)"; return 1; }
+	fi
+	if [ ! -x "$EMU_BIN" ]; then
+		MISSING="no emulated ConnectX yet: tools/testing/emu not built ($EMU_BIN missing)"
+		return 1
+	fi
+}
+
+# build_ko OUTDIR: build mlx5x.ko against the guest kernel's headers inside
+# the root tree, from a scratch copy of the driver sources (no objects in
+# the source tree).  Copies the module to OUTDIR/mlx5x.ko.  Sets MISSING and
+# leaves the build log in build/mlx5x-ko/build.log on failure.
+build_ko() {
+	local out=$1 scr=$TOP/build/mlx5x-ko ko
+	MISSING=
+	if [ ! -d "$TOP/drivers/infiniband/hw/mlx5x" ] ||
+		! ls "$TOP"/drivers/infiniband/hw/mlx5x/*.c >/dev/null 2>&1; then
+		MISSING="no mlx5x driver sources yet (drivers/infiniband/hw/mlx5x/*.c)"
+		return 1
+	fi
+	rm -rf "$scr"
+	mkdir -p "$scr/src"
+	(cd "$TOP" && tar cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+		--exclude='.*.cmd' --exclude='modules.order' --exclude='Module.symvers' \
+		Kbuild drivers include 2>/dev/null) | tar xf - -C "$scr/src"
+	hlog "building mlx5x.ko for $KREL in the root tree"
+	# shellcheck disable=SC2016
+	if ! ROOT=$ROOT W=$scr/src KREL=$KREL nice unshare -m --propagation private sh -c '
+		mount --bind /proc "$ROOT/proc"; mount --rbind /dev "$ROOT/dev"
+		mount -t tmpfs tmpfs "$ROOT/run"; mkdir "$ROOT/run/w"
+		mount --bind "$W" "$ROOT/run/w"
+		exec chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			make -C "/lib/modules/$KREL/build" M=/run/w -j2 modules' \
+		> "$scr/build.log" 2>&1; then
+		MISSING="mlx5x.ko failed to build (log: build/mlx5x-ko/build.log): $(grep -m1 -E 'error|Error' "$scr/build.log")"
+		return 1
+	fi
+	ko=$(find "$scr/src" -name mlx5x.ko | head -n1)
+	if [ -z "$ko" ]; then
+		MISSING="the driver build produced no mlx5x.ko (log: build/mlx5x-ko/build.log)"
+		return 1
+	fi
+	cp "$ko" "$out/mlx5x.ko"
+}
+
+# start_emu JOBDIR GUID: start the emulator on JOBDIR/vfu.sock and wait
+# until it listens.  Sets EMU_PID.  MLX5X_EMU_TRACE=1 adds --trace.
+start_emu() {
+	local job=$1 guid=$2 i trace=()
+	[ "${MLX5X_EMU_TRACE:-0}" = 1 ] && trace=(--trace --log "$job/emu.log")
+	rm -f "$job/vfu.sock" "$job/emu-report.txt"
+	"$EMU_BIN" --socket "$job/vfu.sock" --guid "$guid" \
+		--report "$job/emu-report.txt" "${trace[@]}" > "$job/emu.out" 2>&1 &
+	EMU_PID=$!
+	for ((i = 0; i < 300; i++)); do
+		[ -S "$job/vfu.sock" ] && return 0
+		kill -0 "$EMU_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	MISSING="the emulator did not listen on $job/vfu.sock: $(tail -n 3 "$job/emu.out" | tr '\n' ' ')"
+	stop_emu
+	return 1
+}
+
+# stop_emu: the emulator exits by itself once QEMU disconnects; give it
+# time to write its report, then insist.
+stop_emu() {
+	local i
+	[ -n "${EMU_PID:-}" ] || return 0
+	for ((i = 0; i < 150; i++)); do
+		kill -0 "$EMU_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$EMU_PID" 2>/dev/null; then
+		kill -TERM "$EMU_PID" 2>/dev/null
+		for ((i = 0; i < 100; i++)); do
+			kill -0 "$EMU_PID" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL "$EMU_PID" 2>/dev/null
+	fi
+	wait "$EMU_PID" 2>/dev/null
+	EMU_PID=
+}
+
+# report_value FILE KEY: a value from the emulator's key=value report.
+report_value() { sed -n "s/^$2=//p" "$1" 2>/dev/null | head -n1; }
