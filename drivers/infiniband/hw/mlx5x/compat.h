@@ -10,7 +10,12 @@
 #ifndef MLX5X_COMPAT_H
 #define MLX5X_COMPAT_H
 
-#include "mlx5x_autoconf.h"
+/*
+ * Angle brackets: search the -I path, where the object directory comes
+ * first, never this file's own directory, which may hold a header left
+ * over from an in-place build for another kernel.
+ */
+#include <mlx5x_autoconf.h>
 
 #include <linux/timer.h>
 #include <rdma/ib_umem.h>
