@@ -108,6 +108,18 @@ static const struct mlx5x_stage mlx5x_stages[] = {
 	{ "bar0", mlx5x_bar_map,    mlx5x_bar_unmap },
 	{ "dma",  mlx5x_dma_enable, mlx5x_dma_disable },
 	{ "iseg", mlx5x_iseg_init,  NULL },
+	{ "cmdq",   mlx5x_hca_cmdq_init,   mlx5x_hca_cmdq_fini },
+	{ "health", mlx5x_hca_health_init, mlx5x_hca_health_fini },
+	{ "enable", mlx5x_hca_enable,      mlx5x_hca_disable },
+	{ "issi",   mlx5x_hca_issi,        NULL },
+	{ "bootpg", mlx5x_hca_boot_pages,  mlx5x_hca_reclaim_pages },
+	{ "caps",   mlx5x_hca_set_caps,    NULL },
+	{ "initpg", mlx5x_hca_init_pages,  NULL },
+	{ "init",   mlx5x_hca_init,        mlx5x_hca_teardown },
+	{ "query",  mlx5x_hca_query,       NULL },
+	{ "uar",    mlx5x_hca_uar_init,    mlx5x_hca_uar_fini },
+	{ "eqs",    mlx5x_hca_eqs_init,    mlx5x_hca_eqs_fini },
+	{ "ready",  mlx5x_hca_ready,       NULL },
 };
 
 static void mlx5x_stages_unwind(struct mlx5x_dev *mdev)

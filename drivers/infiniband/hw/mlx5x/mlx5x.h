@@ -6,6 +6,7 @@
 #include <linux/types.h>
 
 #include "compat.h"
+#include "hca.h"
 #include "hw.h"
 #include "iseg.h"
 
@@ -16,6 +17,7 @@
  * @fw: firmware version read from the init segment
  * @cmdif_rev: command interface revision read from the init segment
  * @nr_stages: probe stages completed so far; teardown undoes exactly these
+ * @hca: state of the HCA bring-up stages (hca.c)
  *
  * Written only by probe and remove, which the driver core serializes, so
  * no lock is needed yet.
@@ -26,6 +28,7 @@ struct mlx5x_dev {
 	struct mlx5x_fw_ver fw;
 	u16 cmdif_rev;
 	unsigned int nr_stages;
+	struct mlx5x_hca hca;
 };
 
 static inline struct device *mlx5x_to_dev(const struct mlx5x_dev *mdev)

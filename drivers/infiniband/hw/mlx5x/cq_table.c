@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * CQ table and completion bottom half.
+ *
+ * The completion EQ's interrupt handler looks each CQ number up (taking a
+ * reference) and queues the CQ on its EQ's pending list; a CQ already
+ * queued is not queued twice, so a burst of EQEs for one CQ costs one
+ * notification.  The bottom half is scheduled only when the list goes
+ * from empty to non-empty: while it is queued or running, new CQs just
+ * join the list.  A run delivers notifications until its time budget is
+ * spent, puts the rest back at the head of the list and schedules itself
+ * again, so one busy EQ cannot monopolize the CPU.
+ */
+#include <linux/interrupt.h>
+#include <linux/jiffies.h>
+
+#include "cq_table.h"
+
+void mlx5x_cq_table_init(struct mlx5x_cq_table *tbl)
+{
+	xa_init_flags(&tbl->xa, XA_FLAGS_LOCK_IRQ);
+}
+
+void mlx5x_cq_table_destroy(struct mlx5x_cq_table *tbl)
+{
+	WARN_ON(!xa_empty(&tbl->xa));
+	xa_destroy(&tbl->xa);
+}
+
+/* Publish @cq; the table owns the initial reference. */
+int mlx5x_cq_table_insert(struct mlx5x_cq_table *tbl,
+			  struct mlx5x_core_cq *cq)
+{
+	refcount_set(&cq->refcount, 1);
+	init_completion(&cq->free);
+	INIT_LIST_HEAD(&cq->bh_node);
+	return xa_insert_irq(&tbl->xa, cq->cqn, cq, GFP_KERNEL);
+}
+
+/* First step of destroy: no new lookup can find @cq after this. */
+void mlx5x_cq_table_remove(struct mlx5x_cq_table *tbl,
+			   struct mlx5x_core_cq *cq)
+{
+	xa_erase_irq(&tbl->xa, cq->cqn);
+}
+
+/**
+ * mlx5x_cq_table_get() - look a CQ up and take a reference
+ * @tbl: the table
+ * @cqn: CQ number from an EQE
+ *
+ * Any context.  The reference is taken under the xarray lock, which
+ * removal also takes, so a CQ is either not found or pinned.
+ *
+ * Return: the CQ (drop it with mlx5x_cq_put()), or NULL.
+ */
+struct mlx5x_core_cq *mlx5x_cq_table_get(struct mlx5x_cq_table *tbl, u32 cqn)
+{
+	struct mlx5x_core_cq *cq;
+	unsigned long flags;
+
+	xa_lock_irqsave(&tbl->xa, flags);
+	cq = xa_load(&tbl->xa, cqn);
+	if (cq)
+		refcount_inc(&cq->refcount);
+	xa_unlock_irqrestore(&tbl->xa, flags);
+	return cq;
+}
+
+void mlx5x_cq_put(struct mlx5x_core_cq *cq)
+{
+	if (refcount_dec_and_test(&cq->refcount))
+		complete(&cq->free);
+}
+
+static void cq_bh_kick(struct mlx5x_cq_bh *cqbh)
+{
+	mlx5x_bh_schedule(&cqbh->bh);
+}
+
+static void cq_bh_fn(struct mlx5x_bh *bh)
+{
+	mlx5x_cq_bh_run(container_of(bh, struct mlx5x_cq_bh, bh));
+}
+
+/* @budget_us: time budget of one run. */
+void mlx5x_cq_bh_init(struct mlx5x_cq_bh *cqbh, unsigned int budget_us)
+{
+	spin_lock_init(&cqbh->lock);
+	INIT_LIST_HEAD(&cqbh->pending);
+	mlx5x_bh_init(&cqbh->bh, cq_bh_fn);
+	cqbh->budget = usecs_to_jiffies(budget_us);
+	cqbh->kick = cq_bh_kick;
+	cqbh->runs = 0;
+	cqbh->resched = 0;
+}
+
+/* After the EQ's IRQ is freed: nothing can queue any more. */
+void mlx5x_cq_bh_cleanup(struct mlx5x_cq_bh *cqbh)
+{
+	mlx5x_bh_kill(&cqbh->bh);
+	WARN_ON(!list_empty(&cqbh->pending));
+}
+
+/**
+ * mlx5x_cq_bh_add() - queue a notification for @cq
+ * @cqbh: bottom half of the EQ
+ * @cq: CQ with a reference from mlx5x_cq_table_get(), consumed here
+ *
+ * Hard-IRQ context.  Schedules the bottom half only on the empty to
+ * non-empty transition of the pending list.
+ */
+void mlx5x_cq_bh_add(struct mlx5x_cq_bh *cqbh, struct mlx5x_core_cq *cq)
+{
+	bool queued = false, kick = false;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cqbh->lock, flags);
+	if (list_empty(&cq->bh_node)) {
+		kick = list_empty(&cqbh->pending);
+		list_add_tail(&cq->bh_node, &cqbh->pending);
+		queued = true;
+	}
+	spin_unlock_irqrestore(&cqbh->lock, flags);
+
+	/* Already queued: that entry's reference covers this event too. */
+	if (!queued)
+		mlx5x_cq_put(cq);
+	if (kick)
+		cqbh->kick(cqbh);
+}
+
+static struct mlx5x_core_cq *cq_bh_next(struct mlx5x_cq_bh *cqbh,
+					struct list_head *batch)
+{
+	struct mlx5x_core_cq *cq;
+	unsigned long flags;
+
+	/*
+	 * Unlink before the handler runs: an event arriving from now on
+	 * queues the CQ again instead of being folded into this call.
+	 */
+	spin_lock_irqsave(&cqbh->lock, flags);
+	cq = list_first_entry_or_null(batch, struct mlx5x_core_cq, bh_node);
+	if (cq)
+		list_del_init(&cq->bh_node);
+	spin_unlock_irqrestore(&cqbh->lock, flags);
+	return cq;
+}
+
+/**
+ * mlx5x_cq_bh_run() - deliver queued notifications within the budget
+ * @cqbh: bottom half
+ *
+ * Bottom-half context (or a test).  Return: true if CQs were left for
+ * another run.
+ */
+bool mlx5x_cq_bh_run(struct mlx5x_cq_bh *cqbh)
+{
+	unsigned long end = jiffies + cqbh->budget;
+	bool more, kick = false;
+	struct mlx5x_core_cq *cq;
+	unsigned long flags;
+	LIST_HEAD(batch);
+
+	spin_lock_irqsave(&cqbh->lock, flags);
+	list_splice_init(&cqbh->pending, &batch);
+	spin_unlock_irqrestore(&cqbh->lock, flags);
+	cqbh->runs++;
+
+	while ((cq = cq_bh_next(cqbh, &batch))) {
+		cq->comp(cq);
+		mlx5x_cq_put(cq);
+		if (time_after_eq(jiffies, end))
+			break;
+	}
+
+	/* Leftovers go back in front; kick if nobody else will. */
+	spin_lock_irqsave(&cqbh->lock, flags);
+	more = !list_empty(&batch);
+	if (more) {
+		kick = list_empty(&cqbh->pending);
+		list_splice(&batch, &cqbh->pending);
+	}
+	spin_unlock_irqrestore(&cqbh->lock, flags);
+	if (more)
+		cqbh->resched++;
+	if (kick)
+		cqbh->kick(cqbh);
+	return more;
+}
+
+/* Drop @cq's queued notification, if any (destroy path). */
+void mlx5x_cq_bh_cancel(struct mlx5x_cq_bh *cqbh, struct mlx5x_core_cq *cq)
+{
+	bool dropped = false;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cqbh->lock, flags);
+	if (!list_empty(&cq->bh_node)) {
+		list_del_init(&cq->bh_node);
+		dropped = true;
+	}
+	spin_unlock_irqrestore(&cqbh->lock, flags);
+	if (dropped)
+		mlx5x_cq_put(cq);
+}
+
+/**
+ * mlx5x_cq_quiesce() - last step of destroy, after DESTROY_CQ
+ * @cq: a CQ already removed from its table
+ *
+ * Waits out the EQ interrupt handler (it may hold a reference from a
+ * lookup that raced with the removal), drops a notification still
+ * queued, and waits until a handler still running on @cq returns.
+ * Sleeps.  @cq may be freed afterwards.
+ */
+void mlx5x_cq_quiesce(struct mlx5x_core_cq *cq)
+{
+	might_sleep();
+	if (cq->irqn >= 0)
+		synchronize_irq(cq->irqn);
+	if (cq->bh)
+		mlx5x_cq_bh_cancel(cq->bh, cq);
+	mlx5x_cq_put(cq);
+	wait_for_completion(&cq->free);
+}

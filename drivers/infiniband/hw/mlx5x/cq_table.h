@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * EQE -> CQ: the table that turns a CQ number from a completion EQE into
+ * a CQ object, and the per-EQ bottom half that delivers the notification.
+ *
+ * Lifetime: a table lookup takes a reference under the xarray lock, so a
+ * CQ found by the interrupt handler cannot be freed under it; a CQ queued
+ * on a bottom-half list holds that reference until its handler has run.
+ * Destroy is: mlx5x_cq_table_remove() -> DESTROY_CQ ->
+ * mlx5x_cq_quiesce() (synchronize_irq, drop a pending notification, put
+ * the table's reference and wait for the last one).
+ */
+#ifndef MLX5X_CQ_TABLE_H
+#define MLX5X_CQ_TABLE_H
+
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+#include "bh.h"
+
+struct mlx5x_cq_bh;
+
+/**
+ * struct mlx5x_core_cq - what the event path knows about a CQ
+ * @cqn: CQ number
+ * @bh: bottom half of the completion EQ the CQ reports to
+ * @irqn: that EQ's Linux IRQ, < 0 if none (tests)
+ * @refcount: one for the table, one per lookup in flight or queued event
+ * @free: completed when @refcount drops to zero
+ * @bh_node: on @bh's pending list while a notification is queued;
+ *	protected by the bottom half's lock
+ * @comp: completion notification, bottom-half context
+ * @event: asynchronous error (e.g. CQ overrun), hard-IRQ context; may be
+ *	NULL
+ */
+struct mlx5x_core_cq {
+	u32 cqn;
+	struct mlx5x_cq_bh *bh;
+	int irqn;
+	refcount_t refcount;
+	struct completion free;
+	struct list_head bh_node;
+	void (*comp)(struct mlx5x_core_cq *cq);
+	void (*event)(struct mlx5x_core_cq *cq, u8 type, u8 syndrome);
+};
+
+/**
+ * struct mlx5x_cq_table - CQ number -> CQ
+ * @xa: the map; its lock is taken with interrupts off because lookups
+ *	run in the EQ interrupt handler
+ */
+struct mlx5x_cq_table {
+	struct xarray xa;
+};
+
+/**
+ * struct mlx5x_cq_bh - one completion EQ's bottom half
+ * @lock: protects @pending and the bh_node of every CQ on it or on a
+ *	batch being run; taken from hard IRQ
+ * @pending: CQs with a notification to deliver, in arrival order
+ * @bh: tasklet or BH work item running mlx5x_cq_bh_run()
+ * @budget: time budget of one run, in jiffies; 0 = one CQ per run
+ * @kick: schedules a run; the KUnit suite replaces it
+ * @runs: runs so far (statistics)
+ * @resched: runs that ended on the budget with CQs left
+ */
+struct mlx5x_cq_bh {
+	spinlock_t lock; /* pending list, bh_node of queued CQs */
+	struct list_head pending;
+	struct mlx5x_bh bh;
+	unsigned long budget;
+	void (*kick)(struct mlx5x_cq_bh *cqbh);
+	u64 runs;
+	u64 resched;
+};
+
+void mlx5x_cq_table_init(struct mlx5x_cq_table *tbl);
+void mlx5x_cq_table_destroy(struct mlx5x_cq_table *tbl);
+int mlx5x_cq_table_insert(struct mlx5x_cq_table *tbl,
+			  struct mlx5x_core_cq *cq);
+void mlx5x_cq_table_remove(struct mlx5x_cq_table *tbl,
+			   struct mlx5x_core_cq *cq);
+struct mlx5x_core_cq *mlx5x_cq_table_get(struct mlx5x_cq_table *tbl,
+					 u32 cqn);
+void mlx5x_cq_put(struct mlx5x_core_cq *cq);
+void mlx5x_cq_quiesce(struct mlx5x_core_cq *cq);
+
+void mlx5x_cq_bh_init(struct mlx5x_cq_bh *cqbh, unsigned int budget_us);
+void mlx5x_cq_bh_cleanup(struct mlx5x_cq_bh *cqbh);
+void mlx5x_cq_bh_add(struct mlx5x_cq_bh *cqbh, struct mlx5x_core_cq *cq);
+bool mlx5x_cq_bh_run(struct mlx5x_cq_bh *cqbh);
+void mlx5x_cq_bh_cancel(struct mlx5x_cq_bh *cqbh, struct mlx5x_core_cq *cq);
+
+#endif /* MLX5X_CQ_TABLE_H */

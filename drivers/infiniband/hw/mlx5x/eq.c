@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Event queues, MSI-X vectors and their interrupt handlers.
+ *
+ * Vector 0 carries the async EQ: command completions (once the command
+ * engine is in events mode), page requests, port changes and CQ/QP
+ * errors.  Vectors 1..n carry one completion EQ each, n = min(online
+ * CPUs, vectors - 1, EQs - 1), spread over the CPUs of the device's node.
+ *
+ * Consumer: an entry is software-owned when its owner bit equals the
+ * parity of the pass the consumer index is on (the device writes 0 on the
+ * first pass).  The handler consumes at most MLX5X_EQ_POLL_BUDGET entries,
+ * then writes the consumer index and re-arms; an armed EQ that still holds
+ * entries interrupts again at once, so the budget only bounds the time
+ * spent per interrupt.  Because the budget is below the number of spare
+ * entries the CI the device sees never lags enough to overrun the ring.
+ */
+#include <linux/cpumask.h>
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/log2.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+
+#include "cmd.h"
+#include "eq.h"
+#include "fw_cmds.h"
+#include "pages.h"
+#include "uar.h"
+
+#define MLX5X_ASYNC_EVENT_MASK					\
+	(BIT_ULL(MLX5X_EVENT_CMD) |				\
+	 BIT_ULL(MLX5X_EVENT_PAGE_REQUEST) |			\
+	 BIT_ULL(MLX5X_EVENT_PORT_CHANGE) |			\
+	 BIT_ULL(MLX5X_EVENT_CQ_ERROR) |			\
+	 BIT_ULL(MLX5X_EVENT_INTERNAL_ERROR) |			\
+	 BIT_ULL(MLX5X_EVENT_PATH_MIG) |			\
+	 BIT_ULL(MLX5X_EVENT_COMM_EST) |			\
+	 BIT_ULL(MLX5X_EVENT_SQ_DRAINED) |			\
+	 BIT_ULL(MLX5X_EVENT_WQ_CATAS_ERROR) |			\
+	 BIT_ULL(MLX5X_EVENT_PATH_MIG_FAILED) |			\
+	 BIT_ULL(MLX5X_EVENT_WQ_INVAL_REQ_ERROR) |		\
+	 BIT_ULL(MLX5X_EVENT_WQ_ACCESS_ERROR) |			\
+	 BIT_ULL(MLX5X_EVENT_SRQ_CATAS_ERROR) |			\
+	 BIT_ULL(MLX5X_EVENT_SRQ_LAST_WQE) |			\
+	 BIT_ULL(MLX5X_EVENT_SRQ_RQ_LIMIT))
+
+/* Consecutive empty interrupts before the overrun warning. */
+#define MLX5X_EQ_EMPTY_WARN	8
+
+void mlx5x_eq_ring_init(struct mlx5x_eq_ring *ring, void *buf, u8 log_nent)
+{
+	u32 i;
+
+	ring->buf = buf;
+	ring->log_nent = log_nent;
+	ring->ci = 0;
+	/* Owner 1 = not yet written on the first pass (which writes 0). */
+	for (i = 0; i < BIT(log_nent); i++)
+		ring->buf[i].owner = 1;
+}
+
+/**
+ * mlx5x_eq_ring_peek() - the entry at the consumer index, if software owns it
+ * @ring: consumer state
+ *
+ * The caller must dma_rmb() before reading anything else of the entry.
+ */
+struct mlx5x_eqe *mlx5x_eq_ring_peek(const struct mlx5x_eq_ring *ring)
+{
+	struct mlx5x_eqe *eqe = &ring->buf[ring->ci & (BIT(ring->log_nent) - 1)];
+	u8 pass = (ring->ci >> ring->log_nent) & 1;
+
+	return (READ_ONCE(eqe->owner) & 1) == pass ? eqe : NULL;
+}
+
+/* Doorbell word: EQ number in 31:24, consumer index in 23:0. */
+u32 mlx5x_eq_doorbell(u8 eqn, u32 ci)
+{
+	return FIELD_PREP(MLX5X_EQ_DB_EQN_MASK, eqn) |
+	       FIELD_PREP(MLX5X_EQ_DB_CI_MASK, ci & MLX5X_EQ_DB_CI_MASK);
+}
+
+/* Ring size for @nent entries (spare included), within the device limit. */
+u8 mlx5x_eq_log_nent(unsigned int nent, u8 log_max_eq_sz)
+{
+	u8 log = order_base_2(nent);
+
+	if (log_max_eq_sz && log > log_max_eq_sz)
+		log = log_max_eq_sz;
+	return log;
+}
+
+static struct device *eq_dev(struct mlx5x_eq *eq)
+{
+	return &eq->tbl->pdev->dev;
+}
+
+/* Publish the consumer index and ask for the next interrupt. */
+static void eq_arm(struct mlx5x_eq *eq)
+{
+	iowrite32be(mlx5x_eq_doorbell(eq->eqn, eq->ring.ci),
+		    eq->db + MLX5X_UAR_EQ_ARM_OFF);
+}
+
+static int eq_poll(struct mlx5x_eq *eq, unsigned int budget,
+		   void (*handle)(struct mlx5x_eq *eq,
+				  const struct mlx5x_eqe *eqe))
+{
+	struct mlx5x_eqe *eqe;
+	unsigned int n = 0;
+
+	while (n < budget && (eqe = mlx5x_eq_ring_peek(&eq->ring))) {
+		/* Read the entry only after seeing its owner bit. */
+		dma_rmb();
+		handle(eq, eqe);
+		eq->ring.ci++;
+		n++;
+	}
+	return n;
+}
+
+/* Bookkeeping after a pass: overrun and budget diagnostics. */
+static void eq_account(struct mlx5x_eq *eq, unsigned int n)
+{
+	eq->stats.irqs++;
+	eq->stats.eqes += n;
+	if (n == MLX5X_EQ_POLL_BUDGET)
+		eq->stats.budget_hits++;
+	if (n) {
+		eq->stats.empty = 0;
+		return;
+	}
+	/*
+	 * An armed EQ interrupts only after writing an entry.  Repeated
+	 * interrupts with nothing at the consumer index mean the owner
+	 * bits no longer match our pass: the ring was overrun.
+	 */
+	if (++eq->stats.empty == MLX5X_EQ_EMPTY_WARN)
+		dev_err_ratelimited(eq_dev(eq),
+				    "EQ %u: %u interrupts without an entry at ci %u, overrun suspected\n",
+				    eq->eqn, MLX5X_EQ_EMPTY_WARN, eq->ring.ci);
+}
+
+static void eq_port_change(struct mlx5x_eq *eq, const struct mlx5x_eqe *eqe)
+{
+	const struct mlx5x_eq_events *ev = eq->tbl->events;
+	u8 port = MLX5X_GET(eqe, MLX5X_EQE_PORT_NUM);
+
+	dev_info_ratelimited(eq_dev(eq), "port %u: change event, sub type %u\n",
+			     port, eqe->sub_type);
+	if (ev && ev->port_change)
+		ev->port_change(ev->ctx, port, eqe->sub_type);
+}
+
+static void eq_cq_error(struct mlx5x_eq *eq, const struct mlx5x_eqe *eqe)
+{
+	u32 cqn = MLX5X_GET(eqe, MLX5X_EQE_CQ_ERR_CQN);
+	u8 synd = MLX5X_GET(eqe, MLX5X_EQE_CQ_ERR_SYND);
+	struct mlx5x_core_cq *cq;
+
+	dev_err_ratelimited(eq_dev(eq), "CQ error on CQN 0x%x, syndrome 0x%x%s\n",
+			    cqn, synd, synd == 1 ? " (overrun)" : "");
+	cq = mlx5x_cq_table_get(eq->tbl->cqs, cqn);
+	if (!cq)
+		return;
+	if (cq->event)
+		cq->event(cq, eqe->type, synd);
+	mlx5x_cq_put(cq);
+}
+
+static void eq_async_eqe(struct mlx5x_eq *eq, const struct mlx5x_eqe *eqe)
+{
+	struct mlx5x_eq_table *tbl = eq->tbl;
+
+	switch (eqe->type) {
+	case MLX5X_EVENT_CMD:
+		mlx5x_cmd_comp_handler(tbl->cmd,
+				       MLX5X_GET(eqe, MLX5X_EQE_CMD_VECTOR));
+		break;
+	case MLX5X_EVENT_PAGE_REQUEST:
+		mlx5x_pages_request(tbl->pages,
+				    MLX5X_GET(eqe, MLX5X_EQE_PAGES_FUNC),
+				    (s32)MLX5X_GET(eqe, MLX5X_EQE_PAGES_NUM));
+		break;
+	case MLX5X_EVENT_PORT_CHANGE:
+		eq_port_change(eq, eqe);
+		break;
+	case MLX5X_EVENT_CQ_ERROR:
+		eq_cq_error(eq, eqe);
+		break;
+	case MLX5X_EVENT_INTERNAL_ERROR:
+		dev_err_ratelimited(eq_dev(eq), "internal error event from the device\n");
+		if (tbl->events && tbl->events->fatal)
+			tbl->events->fatal(tbl->events->ctx);
+		break;
+	case MLX5X_EVENT_PATH_MIG:
+	case MLX5X_EVENT_COMM_EST:
+	case MLX5X_EVENT_SQ_DRAINED:
+	case MLX5X_EVENT_WQ_CATAS_ERROR:
+	case MLX5X_EVENT_PATH_MIG_FAILED:
+	case MLX5X_EVENT_WQ_INVAL_REQ_ERROR:
+	case MLX5X_EVENT_WQ_ACCESS_ERROR:
+	case MLX5X_EVENT_SRQ_CATAS_ERROR:
+	case MLX5X_EVENT_SRQ_LAST_WQE:
+	case MLX5X_EVENT_SRQ_RQ_LIMIT:
+		/* No QPs or SRQs yet: dispatched as ib events in part 2. */
+		dev_dbg_ratelimited(eq_dev(eq), "QP/SRQ event 0x%x on 0x%x\n",
+				    eqe->type,
+				    MLX5X_GET(eqe, MLX5X_EQE_QP_SRQ_NUM));
+		break;
+	default:
+		dev_warn_ratelimited(eq_dev(eq), "unexpected event type 0x%x on the async EQ\n",
+				     eqe->type);
+		break;
+	}
+}
+
+static void eq_comp_eqe(struct mlx5x_eq *eq, const struct mlx5x_eqe *eqe)
+{
+	u32 cqn = MLX5X_GET(eqe, MLX5X_EQE_COMP_CQN);
+	struct mlx5x_core_cq *cq;
+
+	if (unlikely(eqe->type != MLX5X_EVENT_COMP)) {
+		dev_warn_ratelimited(eq_dev(eq), "EQ %u: event type 0x%x on a completion EQ\n",
+				     eq->eqn, eqe->type);
+		return;
+	}
+	cq = mlx5x_cq_table_get(eq->tbl->cqs, cqn);
+	if (unlikely(!cq)) {
+		eq->stats.bogus++;
+		dev_dbg_ratelimited(eq_dev(eq), "completion event for bogus CQ 0x%x\n",
+				    cqn);
+		return;
+	}
+	/* The reference goes with the queued notification. */
+	mlx5x_cq_bh_add(cq->bh ?: &eq->cqbh, cq);
+}
+
+static irqreturn_t eq_async_irq(int irq, void *data)
+{
+	struct mlx5x_eq *eq = data;
+
+	eq_account(eq, eq_poll(eq, MLX5X_EQ_POLL_BUDGET, eq_async_eqe));
+	eq_arm(eq);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t eq_comp_irq(int irq, void *data)
+{
+	struct mlx5x_eq *eq = data;
+
+	eq_account(eq, eq_poll(eq, MLX5X_EQ_POLL_BUDGET, eq_comp_eqe));
+	eq_arm(eq);
+	return IRQ_HANDLED;
+}
+
+/*
+ * Missed-interrupt check for the command engine: with the IRQ masked
+ * (and any running handler finished), consume what the async EQ holds.
+ */
+static int eq_async_recover(void *ctx)
+{
+	struct mlx5x_eq *eq = ctx;
+	int n;
+
+	disable_irq(eq->irqn);
+	n = eq_poll(eq, BIT(eq->ring.log_nent), eq_async_eqe);
+	eq->stats.eqes += n;
+	eq_arm(eq);
+	enable_irq(eq->irqn);
+	return n;
+}
+
+static int eq_alloc_ring(struct mlx5x_eq *eq, u8 log_nent)
+{
+	void *buf;
+
+	eq->buf_size = (size_t)MLX5X_EQE_LEN << log_nent;
+	buf = dma_alloc_coherent(eq_dev(eq), eq->buf_size, &eq->buf_dma,
+				 GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	mlx5x_eq_ring_init(&eq->ring, buf, log_nent);
+	return 0;
+}
+
+static void eq_free_ring(struct mlx5x_eq *eq)
+{
+	dma_free_coherent(eq_dev(eq), eq->buf_size, eq->ring.buf, eq->buf_dma);
+	eq->ring.buf = NULL;
+}
+
+/*
+ * Ring, CREATE_EQ, IRQ, arm.  The device interrupts only for an armed
+ * EQ, so requesting the IRQ after CREATE_EQ loses nothing.
+ */
+static int eq_create(struct mlx5x_eq_table *tbl, struct mlx5x_eq *eq,
+		     u8 log_nent, u64 mask, irq_handler_t handler)
+{
+	struct mlx5x_eq_params p = {
+		.log_nent = log_nent,
+		.uar = tbl->uar->index,
+		.intr = eq->vec,
+		.event_mask = mask,
+	};
+	int err;
+
+	eq->tbl = tbl;
+	eq->db = tbl->uar->map;
+	eq->irqn = pci_irq_vector(tbl->pdev, eq->vec);
+	if (eq->irqn < 0)
+		return eq->irqn;
+	err = eq_alloc_ring(eq, log_nent);
+	if (err)
+		return err;
+	p.buf_dma = eq->buf_dma;
+	err = mlx5x_fw_create_eq(tbl->cmd, &p, &eq->eqn);
+	if (err)
+		goto err_ring;
+	err = request_irq(eq->irqn, handler, 0, eq->name, eq);
+	if (err)
+		goto err_destroy;
+	eq_arm(eq);
+	return 0;
+
+err_destroy:
+	mlx5x_fw_destroy_eq(tbl->cmd, eq->eqn);
+err_ring:
+	eq_free_ring(eq);
+	return err;
+}
+
+/* DESTROY_EQ stops the device; free_irq() then waits for the handler. */
+static void eq_destroy(struct mlx5x_eq *eq)
+{
+	int err;
+
+	err = mlx5x_fw_destroy_eq(eq->tbl->cmd, eq->eqn);
+	if (err)
+		dev_warn(eq_dev(eq), "DESTROY_EQ %u failed: %d\n", eq->eqn, err);
+	free_irq(eq->irqn, eq);
+	eq_free_ring(eq);
+}
+
+static int eq_create_async(struct mlx5x_eq_table *tbl, u8 log_max_eq_sz)
+{
+	struct mlx5x_eq *eq = &tbl->async;
+	int err;
+
+	eq->vec = 0;
+	snprintf(eq->name, sizeof(eq->name), "mlx5x_async@pci:%s",
+		 pci_name(tbl->pdev));
+	/* Created while the engine still polls: its own CREATE_EQ too. */
+	err = eq_create(tbl, eq, mlx5x_eq_log_nent(MLX5X_ASYNC_EQ_NENT,
+						   log_max_eq_sz),
+			MLX5X_ASYNC_EVENT_MASK, eq_async_irq);
+	if (err)
+		return err;
+	mlx5x_cmd_use_events(tbl->cmd, eq_async_recover, eq);
+	return 0;
+}
+
+static void eq_destroy_async(struct mlx5x_eq_table *tbl)
+{
+	/* Page requests need commands; CMD events need this EQ. */
+	mlx5x_pages_stop_requests(tbl->pages);
+	mlx5x_cmd_use_polling(tbl->cmd);
+	eq_destroy(&tbl->async);
+}
+
+static void eq_set_affinity(struct mlx5x_eq *eq, unsigned int i)
+{
+	int node = dev_to_node(&eq->tbl->pdev->dev);
+	unsigned int cpu = cpumask_local_spread(i, node);
+	int err;
+
+	err = irq_set_affinity_and_hint(eq->irqn, cpumask_of(cpu));
+	if (err)
+		dev_dbg(eq_dev(eq), "comp vector %u: affinity to CPU %u: %d\n",
+			i, cpu, err);
+}
+
+static int eq_create_comp(struct mlx5x_eq_table *tbl, unsigned int i,
+			  u8 log_max_eq_sz)
+{
+	struct mlx5x_eq *eq = &tbl->comp[i];
+	int err;
+
+	eq->vec = i + 1;
+	snprintf(eq->name, sizeof(eq->name), "mlx5x_comp%u@pci:%s", i,
+		 pci_name(tbl->pdev));
+	mlx5x_cq_bh_init(&eq->cqbh, MLX5X_CQ_BH_BUDGET_US);
+	/* Completion events are not masked: the mask stays 0. */
+	err = eq_create(tbl, eq, mlx5x_eq_log_nent(MLX5X_COMP_EQ_NENT,
+						   log_max_eq_sz),
+			0, eq_comp_irq);
+	if (err)
+		return err;
+	eq_set_affinity(eq, i);
+	return 0;
+}
+
+static void eq_destroy_comp(struct mlx5x_eq *eq)
+{
+	irq_update_affinity_hint(eq->irqn, NULL);
+	eq_destroy(eq);
+	mlx5x_cq_bh_cleanup(&eq->cqbh);
+}
+
+static void eq_destroy_comps(struct mlx5x_eq_table *tbl, unsigned int n)
+{
+	while (n--)
+		eq_destroy_comp(&tbl->comp[n]);
+	kfree(tbl->comp);
+	tbl->comp = NULL;
+	tbl->ncomp = 0;
+}
+
+static int eq_create_comps(struct mlx5x_eq_table *tbl, unsigned int n,
+			   u8 log_max_eq_sz)
+{
+	unsigned int i;
+	int err;
+
+	tbl->comp = kcalloc(n, sizeof(*tbl->comp), GFP_KERNEL);
+	if (!tbl->comp)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		err = eq_create_comp(tbl, i, log_max_eq_sz);
+		if (err) {
+			eq_destroy_comps(tbl, i);
+			return err;
+		}
+	}
+	tbl->ncomp = n;
+	return 0;
+}
+
+/* One async vector plus one per completion EQ, bounded by CPUs and EQs. */
+static int eq_alloc_vectors(struct mlx5x_eq_table *tbl, unsigned int max_eqs)
+{
+	unsigned int want = 1 + min(num_online_cpus(), max_eqs - 1);
+	int nvec;
+
+	if (max_eqs < 2) {
+		dev_err(&tbl->pdev->dev, "device supports %u EQs, need 2\n",
+			max_eqs);
+		return -EOPNOTSUPP;
+	}
+	nvec = pci_alloc_irq_vectors(tbl->pdev, 2, want, PCI_IRQ_MSIX);
+	if (nvec < 0) {
+		dev_err(&tbl->pdev->dev, "cannot get 2..%u MSI-X vectors: %d\n",
+			want, nvec);
+		return nvec;
+	}
+	tbl->nvec = nvec;
+	return 0;
+}
+
+/**
+ * mlx5x_eq_table_create() - MSI-X vectors, async EQ, events mode, comp EQs
+ * @tbl: table with pdev, cmd, pages, cqs and uar set
+ * @max_eqs: EQs the device supports
+ * @log_max_eq_sz: largest EQ the device supports (log2), 0 = no limit
+ */
+int mlx5x_eq_table_create(struct mlx5x_eq_table *tbl, unsigned int max_eqs,
+			  u8 log_max_eq_sz)
+{
+	int err;
+
+	err = eq_alloc_vectors(tbl, max_eqs);
+	if (err)
+		return err;
+	err = eq_create_async(tbl, log_max_eq_sz);
+	if (err)
+		goto err_vectors;
+	err = eq_create_comps(tbl, tbl->nvec - 1, log_max_eq_sz);
+	if (err)
+		goto err_async;
+	return 0;
+
+err_async:
+	eq_destroy_async(tbl);
+err_vectors:
+	pci_free_irq_vectors(tbl->pdev);
+	return err;
+}
+
+void mlx5x_eq_table_destroy(struct mlx5x_eq_table *tbl)
+{
+	eq_destroy_comps(tbl, tbl->ncomp);
+	eq_destroy_async(tbl);
+	pci_free_irq_vectors(tbl->pdev);
+}

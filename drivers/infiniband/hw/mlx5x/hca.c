@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * HCA bring-up stages.  Probe order (main.c runs them, remove undoes them
+ * backwards):
+ *
+ *   cmdq      command queue handed to the device, second FW-ready wait
+ *   health    health poll (so a dead device is noticed during probe)
+ *   enable    ENABLE_HCA                        / DISABLE_HCA
+ *   issi      QUERY_ISSI (+ SET_ISSI 1)
+ *   bootpg    QUERY_PAGES boot + MANAGE_PAGES    / reclaim every page
+ *   caps      HOST_ENDIANNESS, QUERY/SET_HCA_CAP
+ *   initpg    QUERY_PAGES init + MANAGE_PAGES   (reclaimed by bootpg)
+ *   init      INIT_HCA                          / TEARDOWN_HCA
+ *   query     QUERY_HCA_CAP current, QUERY_ADAPTER
+ *   uar       ALLOC_UAR + map                   / DEALLOC_UAR
+ *   eqs       MSI-X, async EQ, events mode, completion EQs / reverse
+ *   ready     one summary line
+ */
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+
+#include "hca.h"
+#include "mlx5x.h"
+
+/* Second wait for the firmware, once it has the command queue. */
+#define MLX5X_FW_INIT_AFTER_CMDQ_MS	2000
+
+static struct mlx5x_hca *to_hca(struct mlx5x_dev *mdev)
+{
+	return &mdev->hca;
+}
+
+static int hca_wait_fw(struct mlx5x_dev *mdev, unsigned int ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+
+	while (mlx5x_iseg_fw_initializing(mlx5x_iseg_rd(mdev->iseg,
+							MLX5X_ISEG_INITIALIZING))) {
+		if (time_after(jiffies, end)) {
+			dev_err(mlx5x_to_dev(mdev),
+				"firmware did not finish initializing within %u ms of getting the command queue\n",
+				ms);
+			return -ETIMEDOUT;
+		}
+		usleep_range(1000, 2000);
+	}
+	return 0;
+}
+
+int mlx5x_hca_cmdq_init(struct mlx5x_dev *mdev)
+{
+	struct mlx5x_hca *hca = to_hca(mdev);
+	struct mlx5x_cmdq_geom geom;
+	int err;
+
+	hca->t0 = ktime_get();
+	err = mlx5x_iseg_cmdq_geom(mlx5x_iseg_rd(mdev->iseg,
+						 MLX5X_ISEG_CMDQ_ADDR_L_SZ),
+				   &geom);
+	if (err) {
+		dev_err(mlx5x_to_dev(mdev), "unusable command queue geometry\n");
+		return err;
+	}
+	err = mlx5x_cmd_init(&hca->cmd, mlx5x_to_dev(mdev), mdev->iseg,
+			     geom.log_sz, geom.log_stride);
+	if (err)
+		return err;
+	err = hca_wait_fw(mdev, MLX5X_FW_INIT_AFTER_CMDQ_MS);
+	if (err)
+		mlx5x_cmd_cleanup(&hca->cmd);
+	return err;
+}
+
+void mlx5x_hca_cmdq_fini(struct mlx5x_dev *mdev)
+{
+	mlx5x_cmd_cleanup(&to_hca(mdev)->cmd);
+}
+
+int mlx5x_hca_health_init(struct mlx5x_dev *mdev)
+{
+	struct mlx5x_hca *hca = to_hca(mdev);
+
+	mlx5x_health_start(&hca->health, mlx5x_to_dev(mdev), mdev->iseg,
+			   &hca->cmd);
+	return 0;
+}
+
+void mlx5x_hca_health_fini(struct mlx5x_dev *mdev)
+{
+	mlx5x_health_stop(&to_hca(mdev)->health);
+}
+
+int mlx5x_hca_enable(struct mlx5x_dev *mdev)
+{
+	return mlx5x_fw_enable_hca(&to_hca(mdev)->cmd);
+}
+
+void mlx5x_hca_disable(struct mlx5x_dev *mdev)
+{
+	int err = mlx5x_fw_disable_hca(&to_hca(mdev)->cmd);
+
+	if (err)
+		dev_warn(mlx5x_to_dev(mdev), "DISABLE_HCA failed: %d\n", err);
+}
+
+/* ISSI 1 if the firmware offers it, else 0 (also when it cannot say). */
+int mlx5x_hca_issi(struct mlx5x_dev *mdev)
+{
+	struct mlx5x_hca *hca = to_hca(mdev);
+	u32 supported = 0;
+	int err;
+
+	err = mlx5x_fw_query_issi(&hca->cmd, &supported);
+	if (err == -EOPNOTSUPP) {
+		hca->issi = 0;
+		return 0;
+	}
+	if (err)
+		return err;
+	if (supported & BIT(1)) {
+		err = mlx5x_fw_set_issi(&hca->cmd, 1);
+		if (err)
+			return err;
+		hca->issi = 1;
+		return 0;
+	}
+	if (supported & BIT(0) || !supported) {
+		hca->issi = 0;
+		return 0;
+	}
+	dev_err(mlx5x_to_dev(mdev), "firmware supports neither ISSI 0 nor 1 (0x%x)\n",
+		supported);
+	return -EOPNOTSUPP;
+}
+
+int mlx5x_hca_boot_pages(struct mlx5x_dev *mdev)
+{
+	struct mlx5x_hca *hca = to_hca(mdev);
+	int err;
+
+	err = mlx5x_pages_init(&hca->pages, mlx5x_to_dev(mdev), &hca->cmd);
+	if (err)
+		return err;
+	err = mlx5x_pages_startup(&hca->pages, MLX5X_PAGES_BOOT);
+	if (err) {
+		mlx5x_pages_reclaim_all(&hca->pages);
+		mlx5x_pages_cleanup(&hca->pages);
+	}
+	return err;
+}
+
+/* After TEARDOWN_HCA: every page given at boot, init or run time. */
+void mlx5x_hca_reclaim_pages(struct mlx5x_dev *mdev)
+{
+	struct mlx5x_hca *hca = to_hca(mdev);
+	int err;
+
+	err = mlx5x_pages_reclaim_all(&hca->pages);
+	if (err)
+		dev_warn(mlx5x_to_dev(mdev), "page reclaim incomplete: %d\n",
+			 err);
+	mlx5x_pages_cleanup(&hca->pages);
+}
+
+int mlx5x_hca_set_caps(struct mlx5x_dev *mdev)
+{
+	struct mlx5x_hca *hca = to_hca(mdev);
+	void *cur, *max;
+	int err;
+
+	err = mlx5x_fw_set_host_endianness(&hca->cmd);
+	if (err)
+		return err;
+	cur = kzalloc(2 * MLX5X_HCA_CAP_LEN, GFP_KERNEL);
+	if (!cur)
+		return -ENOMEM;
+	max = cur + MLX5X_HCA_CAP_LEN;
+	err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
+				     MLX5X_CAP_MODE_CUR, cur);
+	if (!err)
+		err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
+					     MLX5X_CAP_MODE_MAX, max);
+	if (!err) {
+		mlx5x_caps_prepare_set(cur, max);
+		err = mlx5x_fw_set_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
+					   cur);
+	}
+	kfree(cur);
+	return err;
+}
+
+int mlx5x_hca_init_pages(struct mlx5x_dev *mdev)
+{
+	return mlx5x_pages_startup(&to_hca(mdev)->pages, MLX5X_PAGES_INIT);
+}
+
+int mlx5x_hca_init(struct mlx5x_dev *mdev)
+{
+	return mlx5x_fw_init_hca(&to_hca(mdev)->cmd);
+}
+
+void mlx5x_hca_teardown(struct mlx5x_dev *mdev)
+{
+	int err = mlx5x_fw_teardown_hca(&to_hca(mdev)->cmd);
+
+	if (err)
+		dev_warn(mlx5x_to_dev(mdev), "TEARDOWN_HCA failed: %d\n", err);
+}
+
+/* What the rest of the driver sizes itself from. */
+int mlx5x_hca_query(struct mlx5x_dev *mdev)
+{
+	struct mlx5x_hca *hca = to_hca(mdev);
+	void *cap;
+	int err;
+
+	cap = kzalloc(MLX5X_HCA_CAP_LEN, GFP_KERNEL);
+	if (!cap)
+		return -ENOMEM;
+	err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
+				     MLX5X_CAP_MODE_CUR, cap);
+	if (!err)
+		mlx5x_caps_decode(cap, &hca->caps);
+	kfree(cap);
+	if (err)
+		return err;
+	return mlx5x_fw_query_adapter_psid(&hca->cmd, hca->psid,
+					   sizeof(hca->psid));
+}
+
+int mlx5x_hca_uar_init(struct mlx5x_dev *mdev)
+{
+	struct mlx5x_hca *hca = to_hca(mdev);
+
+	hca->uar_geom.bar_len = pci_resource_len(mdev->pdev, 0);
+	hca->uar_geom.uar_4k = hca->caps.uar_4k;
+	hca->uar_geom.page_shift = PAGE_SHIFT;
+	return mlx5x_uar_alloc(&hca->cmd, mdev->pdev, &hca->uar_geom,
+			       &hca->uar);
+}
+
+void mlx5x_hca_uar_fini(struct mlx5x_dev *mdev)
+{
+	mlx5x_uar_free(&to_hca(mdev)->cmd, &to_hca(mdev)->uar);
+}
+
+/* Hard-IRQ context: an INTERNAL_ERROR event. */
+static void hca_fatal_event(void *ctx)
+{
+	struct mlx5x_hca *hca = ctx;
+
+	mlx5x_cmd_kill(&hca->cmd);
+}
+
+int mlx5x_hca_eqs_init(struct mlx5x_dev *mdev)
+{
+	struct mlx5x_hca *hca = to_hca(mdev);
+	struct mlx5x_eq_table *tbl = &hca->eqs;
+
+	hca->events.fatal = hca_fatal_event;
+	hca->events.ctx = hca;
+	mlx5x_cq_table_init(&hca->cqs);
+	tbl->pdev = mdev->pdev;
+	tbl->cmd = &hca->cmd;
+	tbl->pages = &hca->pages;
+	tbl->cqs = &hca->cqs;
+	tbl->uar = &hca->uar;
+	tbl->events = &hca->events;
+	return mlx5x_eq_table_create(tbl, mlx5x_caps_max_eqs(&hca->caps),
+				     hca->caps.log_max_eq_sz);
+}
+
+void mlx5x_hca_eqs_fini(struct mlx5x_dev *mdev)
+{
+	struct mlx5x_hca *hca = to_hca(mdev);
+
+	mlx5x_eq_table_destroy(&hca->eqs);
+	mlx5x_cq_table_destroy(&hca->cqs);
+}
+
+int mlx5x_hca_ready(struct mlx5x_dev *mdev)
+{
+	struct mlx5x_hca *hca = to_hca(mdev);
+
+	dev_info(mlx5x_to_dev(mdev),
+		 "ready: fw %u.%u.%u, board %s, %u port(s) (%s), ISSI %u, %u EQs (1 async + %u comp) on %u MSI-X vectors, %u fw pages, %lld commands, %lld ms\n",
+		 mdev->fw.major, mdev->fw.minor, mdev->fw.sub,
+		 hca->psid[0] ? hca->psid : "-", hca->caps.num_ports,
+		 hca->caps.port_type == MLX5X_CAP_PORT_TYPE_IB ? "IB" : "Eth",
+		 hca->issi, 1 + hca->eqs.ncomp, hca->eqs.ncomp, hca->eqs.nvec,
+		 hca->pages.total,
+		 (long long)atomic64_read(&hca->cmd.stats.issued),
+		 ktime_ms_delta(ktime_get(), hca->t0));
+	return 0;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * HCA bring-up: the probe stages from the command queue to "ready", and
+ * the state they create.  main.c lists the stages; each has its undo.
+ */
+#ifndef MLX5X_HCA_H
+#define MLX5X_HCA_H
+
+#include <linux/ktime.h>
+#include <linux/types.h>
+
+#include "cmd.h"
+#include "cq_table.h"
+#include "eq.h"
+#include "fw_cmds.h"
+#include "health.h"
+#include "pages.h"
+#include "uar.h"
+
+struct mlx5x_dev;
+
+/**
+ * struct mlx5x_hca - everything the bring-up stages own
+ * @cmd: command engine
+ * @health: health poller
+ * @pages: firmware page accounting
+ * @caps: decoded general capabilities (current, after INIT_HCA)
+ * @uar_geom: how UAR indices map onto BAR0
+ * @uar: the kernel UAR (EQ doorbells)
+ * @cqs: CQ number -> CQ for the event path
+ * @eqs: async and completion EQs
+ * @events: async event consumers handed to @eqs
+ * @psid: board id from QUERY_ADAPTER
+ * @issi: interface step sequence id in use
+ * @t0: probe start, for the "ready" line
+ *
+ * Written only by probe and remove (serialized by the driver core);
+ * the members carry their own locking.
+ */
+struct mlx5x_hca {
+	struct mlx5x_cmd cmd;
+	struct mlx5x_health health;
+	struct mlx5x_pages pages;
+	struct mlx5x_caps caps;
+	struct mlx5x_uar_geom uar_geom;
+	struct mlx5x_uar uar;
+	struct mlx5x_cq_table cqs;
+	struct mlx5x_eq_table eqs;
+	struct mlx5x_eq_events events;
+	char psid[MLX5X_QUERY_ADAPTER_PSID_LEN + 1];
+	u16 issi;
+	ktime_t t0;
+};
+
+int mlx5x_hca_cmdq_init(struct mlx5x_dev *mdev);
+void mlx5x_hca_cmdq_fini(struct mlx5x_dev *mdev);
+int mlx5x_hca_health_init(struct mlx5x_dev *mdev);
+void mlx5x_hca_health_fini(struct mlx5x_dev *mdev);
+int mlx5x_hca_enable(struct mlx5x_dev *mdev);
+void mlx5x_hca_disable(struct mlx5x_dev *mdev);
+int mlx5x_hca_issi(struct mlx5x_dev *mdev);
+int mlx5x_hca_boot_pages(struct mlx5x_dev *mdev);
+void mlx5x_hca_reclaim_pages(struct mlx5x_dev *mdev);
+int mlx5x_hca_set_caps(struct mlx5x_dev *mdev);
+int mlx5x_hca_init_pages(struct mlx5x_dev *mdev);
+int mlx5x_hca_init(struct mlx5x_dev *mdev);
+void mlx5x_hca_teardown(struct mlx5x_dev *mdev);
+int mlx5x_hca_query(struct mlx5x_dev *mdev);
+int mlx5x_hca_uar_init(struct mlx5x_dev *mdev);
+void mlx5x_hca_uar_fini(struct mlx5x_dev *mdev);
+int mlx5x_hca_eqs_init(struct mlx5x_dev *mdev);
+void mlx5x_hca_eqs_fini(struct mlx5x_dev *mdev);
+int mlx5x_hca_ready(struct mlx5x_dev *mdev);
+
+#endif /* MLX5X_HCA_H */

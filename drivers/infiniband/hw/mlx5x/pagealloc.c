@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Firmware pages.
+ *
+ * Boot and init pages are given synchronously during probe; later the
+ * firmware asks for more (or offers some back) with PAGE_REQUEST EQEs,
+ * which are turned into work on an ordered queue because the answer is a
+ * sleeping command.  Every page is tracked by bus address and function so
+ * a reclaim can be checked against what was given, and teardown returns
+ * all of them.  One host page backs each 4 KiB firmware page: simple, and
+ * exact on 4 KiB-page hosts.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/gfp.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "cmd.h"
+#include "fw_cmds.h"
+#include "pages.h"
+
+/**
+ * struct mlx5x_pages_req - a PAGE_REQUEST event waiting for the workqueue
+ * @work: queued on mlx5x_pages.wq
+ * @pg: owner
+ * @func_id: requesting function
+ * @npages: > 0 give, < 0 take back
+ */
+struct mlx5x_pages_req {
+	struct work_struct work;
+	struct mlx5x_pages *pg;
+	u16 func_id;
+	s32 npages;
+};
+
+static unsigned long pages_key(dma_addr_t dma)
+{
+	return dma >> MLX5X_FW_PAGE_SHIFT;
+}
+
+void mlx5x_pages_acct_init(struct mlx5x_pages *pg)
+{
+	xa_init(&pg->pages);
+	xa_init(&pg->funcs);
+	mutex_init(&pg->lock);
+	pg->total = 0;
+}
+
+void mlx5x_pages_acct_destroy(struct mlx5x_pages *pg)
+{
+	xa_destroy(&pg->pages);
+	xa_destroy(&pg->funcs);
+	mutex_destroy(&pg->lock);
+}
+
+u32 mlx5x_pages_count(struct mlx5x_pages *pg, u16 func_id)
+{
+	void *v = xa_load(&pg->funcs, func_id);
+
+	return v ? xa_to_value(v) : 0;
+}
+
+static int pages_count_add(struct mlx5x_pages *pg, u16 func_id, int delta)
+{
+	u32 n = mlx5x_pages_count(pg, func_id) + delta;
+
+	if (!n) {
+		xa_erase(&pg->funcs, func_id);
+		return 0;
+	}
+	return xa_err(xa_store(&pg->funcs, func_id, xa_mk_value(n),
+			       GFP_KERNEL));
+}
+
+/* Record @fp as held by the device.  Caller holds @pg->lock. */
+int mlx5x_pages_track(struct mlx5x_pages *pg, struct mlx5x_fw_page *fp)
+{
+	int err;
+
+	lockdep_assert_held(&pg->lock);
+	if (fp->dma & (MLX5X_FW_PAGE_SIZE - 1))
+		return -EINVAL;
+	err = xa_insert(&pg->pages, pages_key(fp->dma), fp, GFP_KERNEL);
+	if (err)
+		return err;
+	err = pages_count_add(pg, fp->func_id, 1);
+	if (err) {
+		xa_erase(&pg->pages, pages_key(fp->dma));
+		return err;
+	}
+	pg->total++;
+	return 0;
+}
+
+/*
+ * The device returned @dma for @func_id: find it and stop tracking it.
+ * An address never given, or given to another function, is refused.
+ * Caller holds @pg->lock.
+ */
+struct mlx5x_fw_page *mlx5x_pages_untrack(struct mlx5x_pages *pg,
+					  u16 func_id, dma_addr_t dma)
+{
+	struct mlx5x_fw_page *fp;
+
+	lockdep_assert_held(&pg->lock);
+	fp = xa_load(&pg->pages, pages_key(dma));
+	if (!fp || fp->dma != dma)
+		return ERR_PTR(-ENOENT);
+	if (fp->func_id != func_id)
+		return ERR_PTR(-EPERM);
+	xa_erase(&pg->pages, pages_key(dma));
+	pages_count_add(pg, func_id, -1);
+	pg->total--;
+	return fp;
+}
+
+static void pages_free_one(struct mlx5x_pages *pg, struct mlx5x_fw_page *fp)
+{
+	dma_unmap_page(pg->dev, fp->dma, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	__free_page(fp->page);
+	kfree(fp);
+}
+
+static struct mlx5x_fw_page *pages_alloc_one(struct mlx5x_pages *pg,
+					     u16 func_id)
+{
+	struct mlx5x_fw_page *fp;
+
+	fp = kzalloc(sizeof(*fp), GFP_KERNEL);
+	if (!fp)
+		return NULL;
+	fp->func_id = func_id;
+	fp->page = alloc_page(GFP_HIGHUSER | __GFP_NOWARN);
+	if (!fp->page)
+		goto err_free;
+	fp->dma = dma_map_page(pg->dev, fp->page, 0, PAGE_SIZE,
+			       DMA_BIDIRECTIONAL);
+	if (dma_mapping_error(pg->dev, fp->dma))
+		goto err_page;
+	return fp;
+
+err_page:
+	__free_page(fp->page);
+err_free:
+	kfree(fp);
+	return NULL;
+}
+
+/* Undo the first @n pages of a failed give. */
+static void pages_unwind(struct mlx5x_pages *pg, u16 func_id,
+			 dma_addr_t *pas, u32 n)
+{
+	struct mlx5x_fw_page *fp;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		fp = mlx5x_pages_untrack(pg, func_id, pas[i]);
+		if (!IS_ERR(fp))
+			pages_free_one(pg, fp);
+	}
+}
+
+/* Give one batch of at most MLX5X_MANAGE_PAGES_MAX pages. */
+static int pages_give_batch(struct mlx5x_pages *pg, u16 func_id,
+			    dma_addr_t *pas, u32 n)
+{
+	struct mlx5x_fw_page *fp;
+	u32 i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		fp = pages_alloc_one(pg, func_id);
+		if (!fp) {
+			err = -ENOMEM;
+			goto err_unwind;
+		}
+		err = mlx5x_pages_track(pg, fp);
+		if (err) {
+			pages_free_one(pg, fp);
+			goto err_unwind;
+		}
+		pas[i] = fp->dma;
+	}
+	err = mlx5x_fw_give_pages(pg->cmd, func_id, pas, n);
+	if (err)
+		goto err_unwind;
+	return 0;
+
+err_unwind:
+	pages_unwind(pg, func_id, pas, i);
+	return err;
+}
+
+static int pages_give(struct mlx5x_pages *pg, u16 func_id, u32 npages)
+{
+	dma_addr_t *pas;
+	u32 n;
+	int err = 0;
+
+	pas = kcalloc(MLX5X_MANAGE_PAGES_MAX, sizeof(*pas), GFP_KERNEL);
+	if (!pas)
+		return -ENOMEM;
+	mutex_lock(&pg->lock);
+	while (npages) {
+		n = min_t(u32, npages, MLX5X_MANAGE_PAGES_MAX);
+		err = pages_give_batch(pg, func_id, pas, n);
+		if (err)
+			break;
+		npages -= n;
+	}
+	mutex_unlock(&pg->lock);
+	kfree(pas);
+	if (err)
+		dev_err(pg->dev, "giving %u pages to function %u failed: %d\n",
+			npages, func_id, err);
+	return err;
+}
+
+/* Free what the device returned; count addresses it should not have. */
+static u32 pages_release(struct mlx5x_pages *pg, u16 func_id,
+			 const dma_addr_t *pas, u32 n)
+{
+	struct mlx5x_fw_page *fp;
+	u32 i, bad = 0;
+
+	for (i = 0; i < n; i++) {
+		fp = mlx5x_pages_untrack(pg, func_id, pas[i]);
+		if (IS_ERR(fp)) {
+			dev_err_ratelimited(pg->dev,
+					    "firmware returned page %pad it does not hold for function %u\n",
+					    &pas[i], func_id);
+			bad++;
+			continue;
+		}
+		pages_free_one(pg, fp);
+	}
+	return bad;
+}
+
+/* Ask for @npages back; returns the number actually reclaimed. */
+static int pages_reclaim(struct mlx5x_pages *pg, u16 func_id, u32 npages)
+{
+	u32 n, got, done = 0;
+	dma_addr_t *pas;
+	int err = 0;
+
+	pas = kcalloc(MLX5X_MANAGE_PAGES_MAX, sizeof(*pas), GFP_KERNEL);
+	if (!pas)
+		return -ENOMEM;
+	mutex_lock(&pg->lock);
+	while (done < npages) {
+		n = min_t(u32, npages - done, MLX5X_MANAGE_PAGES_MAX);
+		err = mlx5x_fw_take_pages(pg->cmd, func_id, n, pas, &got);
+		if (err || !got)
+			break;
+		if (pages_release(pg, func_id, pas, got)) {
+			err = -EPROTO;
+			break;
+		}
+		done += got;
+	}
+	mutex_unlock(&pg->lock);
+	kfree(pas);
+	return err ?: done;
+}
+
+static void pages_req_work(struct work_struct *work)
+{
+	struct mlx5x_pages_req *req =
+		container_of(work, struct mlx5x_pages_req, work);
+	struct mlx5x_pages *pg = req->pg;
+	int err;
+
+	if (req->npages > 0) {
+		err = pages_give(pg, req->func_id, req->npages);
+		/* The firmware waits for an answer either way. */
+		if (err)
+			mlx5x_fw_cant_give_pages(pg->cmd, req->func_id);
+	} else {
+		err = pages_reclaim(pg, req->func_id, -req->npages);
+		if (err < 0)
+			dev_warn(pg->dev, "reclaiming %d pages of function %u failed: %d\n",
+				 -req->npages, req->func_id, err);
+	}
+	kfree(req);
+}
+
+/**
+ * mlx5x_pages_request() - a PAGE_REQUEST EQE arrived
+ * @pg: page accounting
+ * @func_id: requesting function
+ * @npages: > 0 the device wants pages, < 0 it returns some
+ *
+ * Called from the async EQ interrupt handler: queue the answer.
+ */
+void mlx5x_pages_request(struct mlx5x_pages *pg, u16 func_id, s32 npages)
+{
+	struct mlx5x_pages_req *req;
+
+	if (!READ_ONCE(pg->accepting) || !npages)
+		return;
+	req = kzalloc(sizeof(*req), GFP_ATOMIC);
+	if (!req) {
+		dev_warn_ratelimited(pg->dev, "dropping a page request of %d pages\n",
+				     npages);
+		return;
+	}
+	INIT_WORK(&req->work, pages_req_work);
+	req->pg = pg;
+	req->func_id = func_id;
+	req->npages = npages;
+	queue_work(pg->wq, &req->work);
+}
+
+/* No more PAGE_REQUEST work: before the async EQ goes away. */
+void mlx5x_pages_stop_requests(struct mlx5x_pages *pg)
+{
+	WRITE_ONCE(pg->accepting, false);
+	flush_workqueue(pg->wq);
+}
+
+/**
+ * mlx5x_pages_startup() - satisfy the boot or init page request
+ * @pg: page accounting
+ * @op_mod: MLX5X_PAGES_BOOT or MLX5X_PAGES_INIT
+ */
+int mlx5x_pages_startup(struct mlx5x_pages *pg, u16 op_mod)
+{
+	u16 func_id;
+	s32 npages;
+	int err;
+
+	err = mlx5x_fw_query_pages(pg->cmd, op_mod, &func_id, &npages);
+	if (err)
+		return err;
+	if (npages <= 0)
+		return 0;
+	return pages_give(pg, func_id, npages);
+}
+
+/* Free every tracked page without asking the device (it is gone). */
+static void pages_drop_all(struct mlx5x_pages *pg)
+{
+	struct mlx5x_fw_page *fp;
+	unsigned long key;
+
+	mutex_lock(&pg->lock);
+	xa_for_each(&pg->pages, key, fp) {
+		fp = mlx5x_pages_untrack(pg, fp->func_id, fp->dma);
+		if (!IS_ERR(fp))
+			pages_free_one(pg, fp);
+	}
+	mutex_unlock(&pg->lock);
+}
+
+/**
+ * mlx5x_pages_reclaim_all() - take every page back (teardown)
+ * @pg: page accounting
+ *
+ * After TEARDOWN_HCA.  If the device does not return everything (or the
+ * command interface is dead) the rest is freed locally: the function is
+ * about to be disabled and will not touch host memory again.
+ *
+ * Return: 0 if the device returned every page, else a negative errno.
+ */
+int mlx5x_pages_reclaim_all(struct mlx5x_pages *pg)
+{
+	unsigned long func;
+	int err = 0, ret;
+	void *v;
+
+	xa_for_each(&pg->funcs, func, v) {
+		if (mlx5x_cmd_killed(pg->cmd))
+			break;
+		ret = pages_reclaim(pg, func, xa_to_value(v));
+		if (ret < 0 && !err)
+			err = ret;
+	}
+	if (pg->total) {
+		dev_warn(pg->dev, "%u firmware pages not returned, freeing them locally\n",
+			 pg->total);
+		pages_drop_all(pg);
+		err = err ?: -EIO;
+	}
+	return err;
+}
+
+int mlx5x_pages_init(struct mlx5x_pages *pg, struct device *dev,
+		     struct mlx5x_cmd *cmd)
+{
+	pg->dev = dev;
+	pg->cmd = cmd;
+	mlx5x_pages_acct_init(pg);
+	pg->wq = alloc_ordered_workqueue("mlx5x_pages", 0);
+	if (!pg->wq) {
+		mlx5x_pages_acct_destroy(pg);
+		return -ENOMEM;
+	}
+	WRITE_ONCE(pg->accepting, true);
+	return 0;
+}
+
+void mlx5x_pages_cleanup(struct mlx5x_pages *pg)
+{
+	WRITE_ONCE(pg->accepting, false);
+	destroy_workqueue(pg->wq);
+	WARN_ON(pg->total);
+	pages_drop_all(pg);
+	mlx5x_pages_acct_destroy(pg);
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for the health verdicts (suite mlx5x_health): what one
+ * poll of the init segment concludes, without any register access.
+ */
+#include <kunit/test.h>
+
+#include "../health.h"
+#include "../prm_extra.h"
+
+static struct mlx5x_health_sample ok_sample(u32 counter)
+{
+	struct mlx5x_health_sample s = {
+		.counter = counter,
+		.fw_ver = 0x10231000,
+	};
+
+	return s;
+}
+
+static void counter_progress_is_ok(struct kunit *test)
+{
+	struct mlx5x_health h = {};
+	struct mlx5x_health_sample s;
+	u32 i;
+
+	for (i = 1; i < 10; i++) {
+		s = ok_sample(i);
+		KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_OK);
+	}
+}
+
+static void stuck_counter_reported_once(struct kunit *test)
+{
+	struct mlx5x_health h = { .prev_counter = 7 };
+	struct mlx5x_health_sample s = ok_sample(7);
+
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_OK);
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_OK);
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_STUCK);
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_OK);
+	/* Progress resets the streak. */
+	s = ok_sample(8);
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_OK);
+	KUNIT_EXPECT_EQ(test, h.miss, 0);
+}
+
+static void syndrome_is_fatal(struct kunit *test)
+{
+	struct mlx5x_health h = {};
+	struct mlx5x_health_sample s = ok_sample(1);
+
+	s.synd_word = FIELD_PREP(MLX5X_HEALTH_SYND, 0x07);
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_FATAL);
+	KUNIT_EXPECT_STREQ(test, mlx5x_health_synd_str(0x07),
+			   "irisc not responding");
+	/* An extended syndrome alone is not a fatal syndrome. */
+	s.synd_word = FIELD_PREP(MLX5X_HEALTH_EXT_SYND, 0x1234);
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_OK);
+}
+
+static void dead_device_is_fatal(struct kunit *test)
+{
+	struct mlx5x_health h = {};
+	struct mlx5x_health_sample s = ok_sample(1);
+
+	s.fw_ver = U32_MAX;
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_FATAL);
+	s = ok_sample(2);
+	s.nic_if = MLX5X_NIC_IF_DISABLED;
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_FATAL);
+	s.nic_if = MLX5X_NIC_IF_SW_RESET;
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_FATAL);
+}
+
+static struct kunit_case mlx5x_health_cases[] = {
+	KUNIT_CASE(counter_progress_is_ok),
+	KUNIT_CASE(stuck_counter_reported_once),
+	KUNIT_CASE(syndrome_is_fatal),
+	KUNIT_CASE(dead_device_is_fatal),
+	{}
+};
+
+static struct kunit_suite mlx5x_health_suite = {
+	.name = "mlx5x_health",
+	.test_cases = mlx5x_health_cases,
+};
+
+kunit_test_suite(mlx5x_health_suite);
