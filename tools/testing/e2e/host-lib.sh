@@ -5,7 +5,8 @@
 VMDIR=$TOP/tools/testing/vm
 E2EDIR=$TOP/tools/testing/e2e
 EMUDIR=$TOP/tools/testing/emu
-EMU_BIN=$EMUDIR/build/mlx5x-emu
+# MLX5X_EMU overrides the emulator binary (and skips building it).
+EMU_BIN=${MLX5X_EMU:-$EMUDIR/build/mlx5x-emu}
 
 hlog() { printf '[%s %s] %s\n' "${HLOG_TAG:-e2e}" "$(date +%T)" "$*" >&2; }
 
@@ -28,7 +29,7 @@ rig_root() {
 # MISSING to a sentence when there is no emulator binary afterwards.
 build_emu() {
 	MISSING=
-	if [ -f "$EMUDIR/Makefile" ]; then
+	if [ -z "${MLX5X_EMU:-}" ] && [ -f "$EMUDIR/Makefile" ]; then
 		hlog "building the emulator (make -C tools/testing/emu)"
 		nice make -s -C "$EMUDIR" >&2 ||
 			{ MISSING="the emulator failed to build (make -C tools/testing/emu)"; return 1; }

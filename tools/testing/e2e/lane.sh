@@ -11,9 +11,10 @@
 #             ConnectX (tools/testing/emu).
 #   mlx5x     our mlx5x.ko on the emulated ConnectX (mlx5_core never loads).
 #
-# Results: $MLX5X_RESULTS/e2e-DRIVER-SUITE.tsv (one line per test),
-# build/results/lane-DRIVER-SUITE.md (human table), the job dir
-# build/e2e/DRIVER-SUITE/ (console.log, logs/, dmesg.txt, emulator report).
+# Results: $MLX5X_RESULTS/e2e-NAME.tsv (one line per test),
+# build/results/lane-NAME.md (human table), the job dir build/e2e/NAME/
+# (console.log, out.log, logs/, dmesg.txt, emulator report), where NAME is
+# DRIVER-SUITE unless MLX5X_E2E_NAME says otherwise.
 # Known failures: tools/testing/e2e/known-DRIVER.txt.  Exit status non-zero
 # on any failure.
 #
@@ -44,7 +45,7 @@ esac
 	exit 2
 }
 
-NAME=$DRIVER-$SUITE
+NAME=${MLX5X_E2E_NAME:-$DRIVER-$SUITE}
 HLOG_TAG=e2e-$NAME
 RESULTS=${MLX5X_RESULTS:-$TOP/build/results}
 TSV=$RESULTS/e2e-$NAME.tsv
@@ -70,7 +71,7 @@ fail_early() {
 
 lane_defaults() {
 	# TCG is slow; rxe stays lean so `make check` stays within budget.
-	PP_SIZES=${MLX5X_E2E_PP_SIZES:-"1 65536"}
+	PP_SIZES=${MLX5X_E2E_PP_SIZES:-"1 4096 65536"}
 	PP_ITERS=${MLX5X_E2E_PP_ITERS:-200}
 	PERF_ITERS=${MLX5X_E2E_PERF_ITERS:-500}
 	PERF_BW_ITERS=${MLX5X_E2E_PERF_BW_ITERS:-200}
@@ -173,7 +174,11 @@ apply_known() {
 check_dmesg() {
 	local raw=$JOB/dmesg-raw.txt pat hits allow
 	if [ ! -s "$raw" ]; then
-		echo "dmesg	fail	guest dmesg not saved"
+		# The vm line already fails when the job did not finish.
+		case $vmrc in
+		99 | 124) echo "dmesg	skip	no guest dmesg: the job did not finish" ;;
+		*) echo "dmesg	fail	guest dmesg not saved" ;;
+		esac
 		return
 	fi
 	case $DRIVER in
@@ -272,13 +277,18 @@ boot_lane() {
 	local guid
 	rm -rf "$JOB"
 	mkdir -p "$JOB"
-	if [ "$DRIVER" != rxe ]; then
-		build_emu || fail_early "$MISSING"
-	fi
+	local missing=()
 	if [ "$DRIVER" = mlx5x ]; then
-		build_ko "$JOB" || fail_early "$MISSING"
-		hlog "mlx5x.ko built: $(stat -c %s "$JOB/mlx5x.ko") bytes"
+		if build_ko "$JOB"; then
+			hlog "mlx5x.ko built: $(stat -c %s "$JOB/mlx5x.ko") bytes"
+		else
+			missing+=("$MISSING")
+		fi
 	fi
+	if [ "$DRIVER" != rxe ]; then
+		build_emu || missing+=("$MISSING")
+	fi
+	[ ${#missing[@]} -eq 0 ] || fail_early "$(printf '%s; ' "${missing[@]}" | sed 's/; $//')"
 	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,pyverbs-run.py} "$JOB/"
 	chmod +x "$JOB/run.sh"
 	write_env

@@ -40,8 +40,8 @@ rc_detail() {
 # wait_listen PORT PID SECONDS: wait until a TCP listener on PORT exists
 # (the server side of a pingpong/perftest pair), or PID died.
 wait_listen() {
-	local i
-	for ((i = 0; i < $3 * 10; i++)); do
+	local end=$((SECONDS + $3))
+	while [ $SECONDS -lt $end ]; do
 		[ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ] && return 0
 		kill -0 "$2" 2>/dev/null || return 1
 		sleep 0.1
@@ -80,22 +80,25 @@ run_pair() {
 	return 0
 }
 
+# Waits are by deadline, not by iteration count: under TCG every fork of
+# a polling loop costs milliseconds.
+
 # wait_ibdev NAME SECONDS: wait for /sys/class/infiniband/NAME (no udev).
 wait_ibdev() {
-	local i
-	for ((i = 0; i < $2 * 10; i++)); do
+	local end=$((SECONDS + $2))
+	while [ $SECONDS -lt $end ]; do
 		[ -e "/sys/class/infiniband/$1" ] && return 0
-		sleep 0.1
+		sleep 0.2
 	done
 	return 1
 }
 
 # wait_port_active DEV SECONDS
 wait_port_active() {
-	local i f=/sys/class/infiniband/$1/ports/1/state
-	for ((i = 0; i < $2 * 10; i++)); do
+	local end=$((SECONDS + $2)) f=/sys/class/infiniband/$1/ports/1/state
+	while [ $SECONDS -lt $end ]; do
 		grep -q ACTIVE "$f" 2>/dev/null && return 0
-		sleep 0.1
+		sleep 0.2
 	done
 	return 1
 }

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of `make run` (copied into the job dir as run.sh): load mlx5x
+# on the emulated ConnectX, show the device and one real RDMA exchange.
+# Prints a transcript: "$ command" lines followed by their output.
+# Exit 0 only when the whole demo ran.
+
+cd /job || exit 97
+
+show() {
+	echo "\$ $*"
+	"$@" 2>&1
+	local rc=$?
+	[ $rc -eq 0 ] || echo "(exit $rc)"
+	return $rc
+}
+
+banner() { printf '\n### %s\n' "$*"; }
+
+mlx5x_ibdev() {
+	local d
+	for d in /sys/class/infiniband/*; do
+		[ -e "$d" ] || continue
+		case $(readlink -f "$d/device/driver") in
+		*/mlx5x) basename "$d"; return 0 ;;
+		esac
+	done
+	return 1
+}
+
+banner "guest: $(uname -r), $(nproc) vCPUs"
+show lspci -nn
+if [ -z "$(lspci -d 15b3:)" ]; then
+	echo "(no Mellanox/NVIDIA PCI function: no emulated ConnectX is attached)"
+fi
+
+if [ ! -f /job/mlx5x.ko ]; then
+	echo "(no mlx5x.ko in the job: the driver was not built)"
+	exit 3
+fi
+
+banner "load mlx5x (mlx5_core stays unloaded)"
+show modprobe -a ib_core ib_uverbs
+show insmod /job/mlx5x.ko || exit 4
+show modinfo -F depends /job/mlx5x.ko
+dmesg | grep -E 'mlx5x' | sed 's/^/  dmesg: /'
+if [ -z "$(lspci -d 15b3:)" ]; then
+	show rmmod mlx5x
+	exit 3
+fi
+
+end=$((SECONDS + 120))
+dev=
+while [ $SECONDS -lt $end ]; do
+	dev=$(mlx5x_ibdev) && break
+	sleep 0.5
+done
+if [ -z "$dev" ]; then
+	echo "(mlx5x registered no RDMA device within 120 s)"
+	show rmmod mlx5x
+	exit 5
+fi
+grep mlx5x /proc/interrupts | awk '{ print "  irq:", $1, $NF }'
+
+banner "the RDMA device"
+show ibv_devices
+show ibv_devinfo -d "$dev" || exit 6
+
+banner "RDMA exchange: ibv_rc_pingpong, server and client over the emulated HCA"
+ibv_rc_pingpong -d "$dev" -n 100 -s 4096 > /tmp/server.log 2>&1 &
+spid=$!
+end=$((SECONDS + 60))
+while [ $SECONDS -lt $end ] && [ -z "$(ss -Hltn 'sport = :18515')" ]; do
+	kill -0 $spid 2>/dev/null || break
+	sleep 0.2
+done
+echo "\$ ibv_rc_pingpong -d $dev -n 100 -s 4096 &      # server"
+echo "\$ ibv_rc_pingpong -d $dev -n 100 -s 4096 127.0.0.1  # client"
+timeout -k 5 120 ibv_rc_pingpong -d "$dev" -n 100 -s 4096 127.0.0.1 > /tmp/client.log 2>&1
+crc=$?
+timeout 30 tail --pid=$spid -f /dev/null
+wait $spid
+src=$?
+sed 's/^/  server: /' /tmp/server.log
+sed 's/^/  client: /' /tmp/client.log
+
+banner "unload"
+show rmmod mlx5x
+[ $crc -eq 0 ] && [ $src -eq 0 ]

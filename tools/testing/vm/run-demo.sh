@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make run`: build the rig, the emulated ConnectX and mlx5x.ko, boot the
+# test VM with the emulated HCA attached, load mlx5x, show ibv_devinfo and a
+# real RDMA exchange (ibv_rc_pingpong).  What is not built yet is said
+# plainly, and the VM still boots to show the driver-less state.
+#
+# Transcript: build/demo/transcript.txt (the guest's output); the whole
+# console in build/demo/console.log.  Exit 0 only when the demo ran.
+
+set -uo pipefail
+
+TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=../e2e/host-lib.sh
+. "$TOP/tools/testing/e2e/host-lib.sh"
+HLOG_TAG=run
+JOB=$TOP/build/demo
+EMU_PID=
+trap 'stop_emu' EXIT
+
+missing=()
+hlog "root tree of the test VM (first time: about 5 min)"
+rig_root || { hlog "FAIL: could not build the VM root tree"; exit 1; }
+rm -rf "$JOB"
+mkdir -p "$JOB"
+
+if build_ko "$JOB"; then
+	hlog "mlx5x.ko built for the guest kernel $KREL"
+else
+	missing+=("$MISSING")
+fi
+emu_ok=0
+if build_emu; then
+	emu_ok=1
+else
+	missing+=("$MISSING")
+fi
+
+cp "$VMDIR/demo-guest.sh" "$JOB/run.sh"
+chmod +x "$JOB/run.sh"
+SOCKOPT=()
+if [ $emu_ok -eq 1 ]; then
+	if start_emu "$JOB" 0x0002c90300d30001; then
+		SOCKOPT=(-s vfu.sock)
+	else
+		missing+=("$MISSING")
+	fi
+fi
+
+for m in "${missing[@]}"; do
+	hlog "MISSING: $m"
+done
+if [ ${#SOCKOPT[@]} -eq 0 ]; then
+	hlog "booting the VM without an emulated ConnectX, to show the driver-less state"
+fi
+
+"$VMDIR/vm-run.sh" -q -t 900 "${SOCKOPT[@]}" "$JOB"
+rc=$?
+stop_emu
+cp "$JOB/out.log" "$JOB/transcript.txt" 2>/dev/null
+
+echo
+echo "================ transcript (build/demo/transcript.txt) ================"
+cat "$JOB/transcript.txt" 2>/dev/null || tail -n 20 "$JOB/console.log"
+echo "========================================================================"
+if [ -s "$JOB/emu-report.txt" ]; then
+	echo "emulator report: $(tr '\n' ' ' < "$JOB/emu-report.txt")"
+fi
+for m in "${missing[@]}"; do
+	echo "MISSING: $m"
+done
+if [ $rc -eq 0 ] && [ ${#missing[@]} -eq 0 ]; then
+	echo "make run: demo complete."
+	exit 0
+fi
+echo "make run: the demo did not run to the end (guest rc $rc)."
+exit 1
