@@ -210,6 +210,17 @@ check_emu_report() {
 	else
 		echo "emu/leaks	fail	live_objects=${live:-?} pages_held=${pages:-?}"
 	fi
+	# The firmware version the driver reported must be the emulator's.
+	local emu_fw dev_fw
+	emu_fw=$(report_value "$r" fw_ver)
+	dev_fw=$(sed -n 's/^[[:space:]]*fw_ver:[[:space:]]*//p' "$JOB/logs/devinfo.log" 2>/dev/null | head -n1)
+	if [ -n "$emu_fw" ] && [ -n "$dev_fw" ]; then
+		if [ "$emu_fw" = "$dev_fw" ]; then
+			echo "emu/fw_ver	pass	ibv_devinfo fw_ver $dev_fw = emulator's"
+		else
+			echo "emu/fw_ver	fail	ibv_devinfo fw_ver $dev_fw, emulator reports $emu_fw"
+		fi
+	fi
 }
 
 # vm_line RC: the VM run itself as a test.
