@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * General capabilities of the emulated ConnectX-5: an InfiniBand port and
+ * the minimal feature set (hca-bringup.md §6.3) that keeps the driver off
+ * Ethernet, eswitch, flow steering, DEVX, ODP, UMR and counter paths.
+ * MAX holds what the device can do, CUR what is in effect; SET_HCA_CAP
+ * changes CUR within MAX.
+ */
+#include "cmd.h"
+
+struct cap_val {
+	uint32_t off, mask, val;
+};
+
+#define V(f, v) { f##_OFF, f##_MASK, v }
+
+static const struct cap_val defaults[] = {
+	V(MLX5X_CAP_PORT_TYPE, MLX5X_CAP_PORT_TYPE_IB),
+	V(MLX5X_CAP_NUM_PORTS, 1),
+	V(MLX5X_CAP_IB_VIRT, 1),		/* vport commands, no MAD_IFC */
+	V(MLX5X_CAP_RC, 1),
+	V(MLX5X_CAP_UC, 1),
+	V(MLX5X_CAP_UD, 1),
+	V(MLX5X_CAP_XRC, 1),			/* mlx5_ib needs it */
+	V(MLX5X_CAP_LOG_MAX_QP, 16),
+	V(MLX5X_CAP_LOG_MAX_QP_SZ, 15),
+	V(MLX5X_CAP_LOG_MAX_CQ, 16),
+	V(MLX5X_CAP_LOG_MAX_CQ_SZ, 22),
+	V(MLX5X_CAP_LOG_MAX_EQ, 5),		/* 32 EQs */
+	V(MLX5X_CAP_LOG_MAX_EQ_SZ, 22),
+	V(MLX5X_CAP_LOG_MAX_MKEY, 16),
+	V(MLX5X_CAP_LOG_MAX_PD, 16),
+	V(MLX5X_CAP_LOG_MAX_XRCD, 16),
+	V(MLX5X_CAP_LOG_MAX_SRQ, 16),
+	V(MLX5X_CAP_LOG_MAX_SRQ_SZ, 15),
+	V(MLX5X_CAP_LOG_MAX_MSG, 30),
+	V(MLX5X_CAP_LOG_PG_SZ, 12),
+	V(MLX5X_CAP_LOG_MAX_RA_REQ_QP, 4),
+	V(MLX5X_CAP_LOG_MAX_RA_RES_QP, 4),
+	V(MLX5X_CAP_LOCAL_CA_ACK_DELAY, 16),
+	V(MLX5X_CAP_MAX_WQE_SZ_SQ, 1024),
+	V(MLX5X_CAP_MAX_WQE_SZ_RQ, 512),
+	V(MLX5X_CAP_GID_TABLE_SIZE, 0),		/* 8 GIDs */
+	V(MLX5X_CAP_PKEY_TABLE_SIZE, 0),	/* 128 P_Keys */
+	V(MLX5X_CAP_CQE_VERSION, 1),
+	/* PMA counters by command, not by MAD_IFC (no SMA in firmware) */
+	V(MLX5X_CAP_VPORT_COUNTERS, 1),
+	/* user MRs by CREATE_MKEY with MTTs; no UMR, empty MR cache */
+	V(MLX5X_CAP_UMR_MODIFY_ENTITY_SIZE_DISABLED, 1),
+	V(MLX5X_CAP_LOG_BF_REG_SIZE, 9),	/* bf = 0: NC doorbells */
+	/* internal_timer counts nanoseconds */
+	V(MLX5X_CAP_DEVICE_FREQUENCY_KHZ, 1000000),
+	V(MLX5X_CAP_DEVICE_FREQUENCY_MHZ, 1000),
+};
+
+void caps_init(struct emu *e)
+{
+	unsigned int i;
+
+	memset(e->hca.cap_max, 0, sizeof(e->hca.cap_max));
+	for (i = 0; i < ARRAY_SIZE(defaults); i++)
+		prm_set(e->hca.cap_max, defaults[i].off, defaults[i].mask,
+			defaults[i].val);
+	memcpy(e->hca.cap_cur, e->hca.cap_max, sizeof(e->hca.cap_cur));
+}

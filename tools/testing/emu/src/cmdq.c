@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command queue engine: descriptors, mailbox chains, delivery status,
+ * completion by owner bit and, once an EQ subscribed to command events
+ * exists, by command-completion EQE.
+ *
+ * Called with emu.lock held, on the device thread (or a test).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "log.h"
+
+#define EMU_FILE_ID FILE_CMDQ
+
+struct chain {
+	uint64_t *ptr;		/* guest address of each block */
+	uint32_t n;
+};
+
+static uint32_t nslots(void)
+{
+	return 1u << EMU_CMDQ_LOG_SZ;
+}
+
+static uint32_t page_slot(void)
+{
+	return nslots() - 1;
+}
+
+void cmdq_doorbell(struct emu *e, uint32_t bits)
+{
+	e->cmdq.doorbells++;
+	bits &= (uint32_t)((1ull << nslots()) - 1);
+	if (!e->iseg.cmdq_addr) {
+		e->cmdq.spurious++;
+		emu_warn("command doorbell 0x%x before the queue was set up",
+			 bits);
+		return;
+	}
+	e->cmdq.pending |= bits;
+	pthread_cond_signal(&e->wake);
+}
+
+static uint32_t blocks_for(uint32_t len)
+{
+	return len > MLX5X_CMD_INLINE_LEN ?
+	       DIV_ROUND_UP(len - MLX5X_CMD_INLINE_LEN, MLX5X_MBOX_DATA_LEN) : 0;
+}
+
+/*
+ * Walk a mailbox chain of n blocks starting at first; for an input chain
+ * gather its data into dst (len bytes after the inline part).  Returns a
+ * delivery status.
+ */
+static uint8_t walk_chain(struct emu *e, uint64_t first, uint32_t n,
+			  uint8_t token, bool input, uint8_t *dst,
+			  uint32_t len, struct chain *ch)
+{
+	uint8_t blk[MLX5X_MBOX_LEN];
+	uint64_t ptr = first;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t chunk = MIN(len, (uint32_t)MLX5X_MBOX_DATA_LEN);
+
+		if (!ptr)
+			return input ? MLX5X_CMD_DELIV_IN_LENGTH :
+				       MLX5X_CMD_DELIV_OUT_LENGTH;
+		if (ptr & (MLX5X_MBOX_ALIGN - 1))
+			return input ? MLX5X_CMD_DELIV_IN_PTR_ALIGN :
+				       MLX5X_CMD_DELIV_OUT_PTR_ALIGN;
+		if (gm_read(&e->gm, ptr, blk, sizeof(blk))) {
+			e->cmdq.dma_errors++;
+			return MLX5X_CMD_DELIV_FW_ERR;
+		}
+		/* block numbers rise by one: also what breaks any cycle */
+		if (get_be32(blk + MLX5X_MBOX_BLOCK_NUM_OFF) != i)
+			return MLX5X_CMD_DELIV_BAD_BLOCK;
+		if (blk[MLX5X_MBOX_TOKEN_OFF] != token)
+			return MLX5X_CMD_DELIV_TOKEN;
+		if (input) {
+			memcpy(dst, blk + MLX5X_MBOX_DATA_OFF, chunk);
+			dst += chunk;
+			len -= chunk;
+		} else {
+			ch->ptr[i] = ptr;
+		}
+		ptr = get_be64(blk + MLX5X_MBOX_NEXT_OFF);
+	}
+	return MLX5X_CMD_DELIV_OK;
+}
+
+/* validate the descriptor and both chains; gather the input */
+static uint8_t fetch(struct emu *e, const uint8_t *lay, struct cmd_ctx *c,
+		     uint8_t **inbuf, struct chain *out)
+{
+	uint8_t token = lay[MLX5X_CMD_LAY_TOKEN_OFF];
+	uint32_t inlen = get_be32(lay + MLX5X_CMD_LAY_INLEN_OFF);
+	uint32_t outlen = get_be32(lay + MLX5X_CMD_LAY_OUTLEN_OFF);
+	uint8_t st;
+
+	if (lay[MLX5X_CMD_LAY_TYPE_OFF] != MLX5X_CMD_TYPE_PCI)
+		return MLX5X_CMD_DELIV_BAD_DESC;
+	if (inlen < MLX5X_CMD_MIN_IN_LEN || inlen > EMU_CMD_MAX_LEN)
+		return MLX5X_CMD_DELIV_IN_LENGTH;
+	if (outlen < MLX5X_CMD_MIN_OUT_LEN || outlen > EMU_CMD_MAX_LEN)
+		return MLX5X_CMD_DELIV_OUT_LENGTH;
+
+	*inbuf = calloc(1, MAX(inlen, (uint32_t)MLX5X_CMD_INLINE_LEN));
+	c->out = calloc(1, MAX(outlen, (uint32_t)MLX5X_CMD_INLINE_LEN));
+	out->n = blocks_for(outlen);
+	out->ptr = calloc(out->n + 1, sizeof(*out->ptr));
+	if (!*inbuf || !c->out || !out->ptr)
+		return MLX5X_CMD_DELIV_FW_ERR;
+	memcpy(*inbuf, lay + MLX5X_CMD_LAY_IN_OFF, MLX5X_CMD_INLINE_LEN);
+	st = walk_chain(e, get_be64(lay + MLX5X_CMD_LAY_IN_PTR_OFF),
+			blocks_for(inlen), token, true,
+			*inbuf + MLX5X_CMD_INLINE_LEN,
+			inlen > MLX5X_CMD_INLINE_LEN ?
+			inlen - MLX5X_CMD_INLINE_LEN : 0, NULL);
+	if (st)
+		return st;
+	st = walk_chain(e, get_be64(lay + MLX5X_CMD_LAY_OUT_PTR_OFF), out->n,
+			token, false, NULL, 0, out);
+	if (st)
+		return st;
+	c->in = *inbuf;
+	c->inlen = inlen;
+	c->outlen = outlen;
+	return MLX5X_CMD_DELIV_OK;
+}
+
+/* write the output back: mailbox data, inline part, then status_own */
+static void complete(struct emu *e, uint64_t da, struct cmd_ctx *c,
+		     const struct chain *out, uint8_t deliv)
+{
+	uint8_t status_own = (uint8_t)(deliv << MLX5X_CMD_DELIVERY_SHIFT);
+	uint32_t i, off;
+
+	if (!deliv) {
+		for (i = 0, off = MLX5X_CMD_INLINE_LEN; i < out->n; i++) {
+			uint32_t n = MIN(c->outlen - off,
+					 (uint32_t)MLX5X_MBOX_DATA_LEN);
+
+			if (gm_write(&e->gm, out->ptr[i] + MLX5X_MBOX_DATA_OFF,
+				     c->out + off, n))
+				e->cmdq.dma_errors++;
+			off += n;
+		}
+		if (gm_write(&e->gm, da + MLX5X_CMD_LAY_OUT_OFF, c->out,
+			     MLX5X_CMD_INLINE_LEN))
+			e->cmdq.dma_errors++;
+	}
+	/* the owner bit flips last: the output must be visible first */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	if (gm_write(&e->gm, da + MLX5X_CMD_LAY_STATUS_OWN_OFF, &status_own, 1))
+		e->cmdq.dma_errors++;
+}
+
+/*
+ * A completion EQE is posted only if an EQ subscribed to command events
+ * existed before this command started: never for the CREATE_EQ that
+ * makes the command EQ, whose completion the driver polls, and never
+ * once that EQ is gone (hca-bringup.md §2.7).
+ */
+static struct emu_eq *cmd_eq(struct emu *e)
+{
+	return eq_find_for_event(e, MLX5X_EVENT_CMD);
+}
+
+static void report_eqe(struct emu *e, uint32_t slot)
+{
+	uint8_t data[28] = { 0 };
+	struct emu_eq *eq = cmd_eq(e);
+
+	if (!eq)
+		return;
+	put_be32(data, 1u << slot);
+	if (!eq_post(e, eq, MLX5X_EVENT_CMD, 0, data))
+		e->cmdq.eqes++;
+}
+
+static void trace(struct emu *e, struct cmd_ctx *c, uint8_t deliv,
+		  uint64_t t0)
+{
+	if (!e->opt.trace)
+		return;
+	if (deliv) {
+		log_msg(LOG_INFO, "cmd slot=%d delivery=0x%x (%s) op=%s(0x%x)",
+			c->slot, deliv, "descriptor/mailbox rejected",
+			cmd_op_name(c->op), c->op);
+		return;
+	}
+	log_msg(LOG_INFO,
+		"cmd slot=%d op=%s(0x%x) op_mod=0x%x in=0x%x out=0x%x status=%s(0x%x) synd=0x%08x %uus%s%s",
+		c->slot, cmd_op_name(c->op), c->op, c->op_mod, c->inlen,
+		c->outlen, cmd_status_name(c->status), c->status, c->syndrome,
+		(unsigned int)((now_ns() - t0) / 1000), c->detail[0] ? " " : "",
+		c->detail);
+}
+
+/* fault injection: should this command hang or fail? */
+static bool fault_hang(struct emu *e, uint16_t op)
+{
+	return e->opt.fault.timeout_op == op;
+}
+
+static bool fault_status(struct emu *e, struct cmd_ctx *c)
+{
+	struct fault_cfg *f = &e->opt.fault;
+
+	if (f->status_op != c->op)
+		return false;
+	f->status_seen++;
+	if (f->status_nth && f->status_seen != f->status_nth)
+		return false;
+	c->status = f->status;
+	c->syndrome = f->syndrome;
+	PSET(c->out, MLX5X_CMD_OUT_STATUS, c->status);
+	PSET(c->out, MLX5X_CMD_OUT_SYNDROME, c->syndrome);
+	cmd_detail(c, "(injected)");
+	return true;
+}
+
+static void exec_slot(struct emu *e, uint32_t slot)
+{
+	uint64_t da = e->iseg.cmdq_addr + ((uint64_t)slot << EMU_CMDQ_LOG_STRIDE);
+	struct cmd_ctx c = { .e = e, .slot = (int)slot };
+	uint8_t lay[MLX5X_CMD_LAY_LEN];
+	struct chain out = { 0 };
+	uint8_t *inbuf = NULL;
+	uint64_t t0 = now_ns();
+	bool by_eqe;
+	uint8_t deliv;
+
+	if (gm_read(&e->gm, da, lay, sizeof(lay))) {
+		e->cmdq.dma_errors++;
+		emu_warn("command slot %u: descriptor at 0x%llx unreadable",
+			 slot, (unsigned long long)da);
+		return;
+	}
+	if (!(lay[MLX5X_CMD_LAY_STATUS_OWN_OFF] & MLX5X_CMD_OWNER_MASK)) {
+		e->cmdq.spurious++;
+		return;
+	}
+	c.op = (uint16_t)PGET(lay + MLX5X_CMD_LAY_IN_OFF, MLX5X_CMD_IN_OPCODE);
+	by_eqe = cmd_eq(e) != NULL;
+	deliv = fetch(e, lay, &c, &inbuf, &out);
+	/* the last slot carries MANAGE_PAGES and nothing else */
+	if (!deliv && slot == page_slot() && c.op != MLX5X_CMD_OP_MANAGE_PAGES)
+		deliv = MLX5X_CMD_DELIV_BAD_DESC;
+	if (!deliv && fault_hang(e, c.op)) {
+		e->cmdq.hung++;
+		emu_info("fault: command %s in slot %u left pending",
+			 cmd_op_name(c.op), slot);
+		goto out;
+	}
+	if (deliv) {
+		e->cmdq.delivery_errors++;
+	} else {
+		c.op_mod = (uint16_t)PGET(c.in, MLX5X_CMD_IN_OP_MOD);
+		c.uid = (uint16_t)PGET(c.in, MLX5X_CMD_IN_UID);
+		if (!fault_status(e, &c))
+			cmd_dispatch(&c);
+		e->cmdq.executed++;
+	}
+	trace(e, &c, deliv, t0);
+	complete(e, da, &c, &out, deliv);
+	if (by_eqe)
+		report_eqe(e, slot);
+out:
+	free(inbuf);
+	free(c.out);
+	free(out.ptr);
+}
+
+void cmdq_run(struct emu *e)
+{
+	while (e->cmdq.pending) {
+		uint32_t slot = (uint32_t)__builtin_ctz(e->cmdq.pending);
+
+		e->cmdq.pending &= ~(1u << slot);
+		exec_slot(e, slot);
+	}
+}

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Device core: life cycle, the device thread, BAR0 decoding and the exit
+ * report.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "log.h"
+
+int emu_create(struct emu *e, const struct emu_opts *opt)
+{
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	e->opt = *opt;
+	gm_init(&e->gm);
+	ret = irq_init(&e->irq, opt->msix);
+	if (ret)
+		return ret;
+	pcicfg_init(&e->cfg, EMU_BAR0_SIZE, opt->msix, EMU_MSIX_TABLE_OFF,
+		    EMU_MSIX_PBA_OFF);
+	pthread_mutex_init(&e->lock, NULL);
+	pthread_cond_init(&e->wake, NULL);
+	e->cmd_count = calloc(cmd_table_size(), sizeof(*e->cmd_count));
+	e->cmd_fail = calloc(cmd_table_size(), sizeof(*e->cmd_fail));
+	if (!e->cmd_count || !e->cmd_fail)
+		return -ENOMEM;
+	caps_init(e);
+	objs_init(e);
+	port_init(e);
+	pages_reset(e);
+	iseg_reset(e);
+	return 0;
+}
+
+void emu_destroy(struct emu *e)
+{
+	emu_stop_thread(e);
+	objs_free(e);
+	free(e->hca.pages);
+	free(e->cmd_count);
+	free(e->cmd_fail);
+	irq_destroy(&e->irq);
+	gm_destroy(&e->gm);
+	pthread_cond_destroy(&e->wake);
+	pthread_mutex_destroy(&e->lock);
+}
+
+/* Device reset (VFIO_USER_DEVICE_RESET): firmware back to power-on. */
+void emu_reset(struct emu *e)
+{
+	pthread_mutex_lock(&e->lock);
+	e->stats.resets++;
+	objs_drop_all(e);
+	if (e->hca.npages)
+		emu_warn("reset with %u firmware pages held: dropped",
+			 e->hca.npages);
+	e->hca.pages_dropped += e->hca.npages;
+	e->hca.npages = 0;
+	e->hca.enabled = false;
+	e->hca.initialized = false;
+	e->hca.issi = 0;
+	caps_init(e);
+	port_init(e);
+	iseg_reset(e);
+	e->cmdq.pending = 0;
+	pthread_mutex_unlock(&e->lock);
+	pcicfg_reset(&e->cfg);
+}
+
+/* the firmware's work loop; emu.lock held */
+void emu_run_pending_locked(struct emu *e)
+{
+	cmdq_run(e);
+}
+
+void emu_run_pending(struct emu *e)
+{
+	pthread_mutex_lock(&e->lock);
+	emu_run_pending_locked(e);
+	pthread_mutex_unlock(&e->lock);
+}
+
+static bool has_work(struct emu *e)
+{
+	return e->cmdq.pending != 0;
+}
+
+static void *emu_thread(void *arg)
+{
+	struct emu *e = arg;
+
+	pthread_mutex_lock(&e->lock);
+	while (!e->stop) {
+		if (has_work(e))
+			emu_run_pending_locked(e);
+		else
+			pthread_cond_wait(&e->wake, &e->lock);
+	}
+	pthread_mutex_unlock(&e->lock);
+	return NULL;
+}
+
+int emu_start_thread(struct emu *e)
+{
+	int ret = pthread_create(&e->thread, NULL, emu_thread, e);
+
+	if (!ret)
+		e->thread_running = true;
+	return -ret;
+}
+
+void emu_stop_thread(struct emu *e)
+{
+	if (!e->thread_running)
+		return;
+	pthread_mutex_lock(&e->lock);
+	e->stop = true;
+	pthread_cond_signal(&e->wake);
+	pthread_mutex_unlock(&e->lock);
+	pthread_join(e->thread, NULL);
+	e->thread_running = false;
+}
+
+/* ---- BAR0 ---- */
+
+static bool in_iseg(uint64_t off)
+{
+	return off < MLX5X_ISEG_PAGES * EMU_PAGE_SIZE;
+}
+
+static bool in_uar(uint64_t off)
+{
+	uint64_t pg = off / EMU_PAGE_SIZE;
+
+	return pg >= EMU_UAR_FIRST && pg < EMU_UAR_LIMIT;
+}
+
+/* init segment: 32-bit big-endian registers, any access width */
+static void iseg_read(struct emu *e, uint64_t off, uint8_t *b, uint32_t len)
+{
+	uint32_t i;
+
+	pthread_mutex_lock(&e->lock);
+	for (i = 0; i < len;) {
+		uint32_t w = (uint32_t)(off + i) & ~3u;
+		uint8_t word[4];
+		uint32_t j;
+
+		put_be32(word, iseg_read32(e, w));
+		for (j = (uint32_t)(off + i) & 3; j < 4 && i < len; j++, i++)
+			b[i] = word[j];
+	}
+	pthread_mutex_unlock(&e->lock);
+}
+
+static void iseg_write(struct emu *e, uint64_t off, const uint8_t *b,
+		       uint32_t len)
+{
+	uint32_t i;
+
+	pthread_mutex_lock(&e->lock);
+	if ((off & 3) || (len & 3)) {
+		e->stats.bar_bad++;
+		emu_warn("unaligned init segment write 0x%llx/%u",
+			 (unsigned long long)off, len);
+	} else {
+		for (i = 0; i < len; i += 4)
+			iseg_write32(e, (uint32_t)off + i, get_be32(b + i));
+	}
+	pthread_mutex_unlock(&e->lock);
+}
+
+void emu_bar0_read(struct emu *e, uint64_t off, void *buf, uint32_t len)
+{
+	memset(buf, 0, len);
+	if (off >= EMU_BAR0_SIZE || len > EMU_BAR0_SIZE - off)
+		return;
+	if (in_iseg(off)) {
+		iseg_read(e, off, buf, len);
+	} else if (off >= EMU_MSIX_PBA_OFF) {
+		irq_pba(&e->irq, off - EMU_MSIX_PBA_OFF, buf, len);
+	} else if (!in_uar(off)) {
+		pthread_mutex_lock(&e->lock);
+		e->stats.bar_bad++;
+		pthread_mutex_unlock(&e->lock);
+	}
+	/* UAR pages read as zero */
+}
+
+void emu_bar0_write(struct emu *e, uint64_t off, const void *buf, uint32_t len)
+{
+	if (off >= EMU_BAR0_SIZE || len > EMU_BAR0_SIZE - off)
+		return;
+	if (in_iseg(off)) {
+		iseg_write(e, off, buf, len);
+		return;
+	}
+	pthread_mutex_lock(&e->lock);
+	if (in_uar(off) && (off % EMU_PAGE_SIZE) + len <= EMU_PAGE_SIZE)
+		uar_write(e, (uint32_t)(off / EMU_PAGE_SIZE),
+			  (uint32_t)(off % EMU_PAGE_SIZE), buf, len);
+	else
+		e->stats.bar_bad++;
+	pthread_mutex_unlock(&e->lock);
+}
+
+/* ---- report ---- */
+
+uint64_t emu_live_objects(struct emu *e)
+{
+	uint64_t n = 0;
+	unsigned int t;
+
+	for (t = 0; t < OBJ_NTYPES; t++)
+		n += e->obj[t].live + e->obj[t].dropped;
+	return n;
+}
+
+static void report_cmds(struct emu *e, FILE *fp)
+{
+	unsigned int i;
+
+	for (i = 0; i < cmd_table_size(); i++) {
+		const struct cmd_desc *d = cmd_table_entry(i);
+
+		if (e->cmd_count[i])
+			fprintf(fp, "cmd_%s=%" PRIu64 "\n", d->name,
+				e->cmd_count[i]);
+	}
+	for (i = 0; i < cmd_table_size(); i++) {
+		const struct cmd_desc *d = cmd_table_entry(i);
+
+		if (e->cmd_fail[i])
+			fprintf(fp, "cmd_failed_%s=%" PRIu64 "\n", d->name,
+				e->cmd_fail[i]);
+	}
+}
+
+/*
+ * key=value lines.  live_objects counts every object the driver created
+ * and never destroyed, including those firmware dropped at TEARDOWN_HCA
+ * or reset; pages_held the firmware pages not handed back.
+ */
+void emu_report(struct emu *e, FILE *fp)
+{
+	unsigned int t;
+
+	pthread_mutex_lock(&e->lock);
+	fprintf(fp, "emu=mlx5x-emu\nguid=0x%016" PRIx64 "\n", e->opt.guid);
+	fprintf(fp, "fw=%u.%u.%u\n", e->opt.fw_major, e->opt.fw_minor,
+		e->opt.fw_sub);
+	fprintf(fp, "uptime_s=%.1f\n", log_uptime());
+	for (t = 0; t < OBJ_NTYPES; t++) {
+		struct objtab *o = &e->obj[t];
+
+		fprintf(fp, "live_%s=%u\ncreated_%s=%" PRIu64 "\n", o->name,
+			o->live, o->name, o->created);
+		if (o->dropped)
+			fprintf(fp, "dropped_%s=%" PRIu64 "\n", o->name,
+				o->dropped);
+	}
+	fprintf(fp, "live_objects=%" PRIu64 "\n", emu_live_objects(e));
+	fprintf(fp, "pages_held=%" PRIu64 "\n",
+		(uint64_t)e->hca.npages + e->hca.pages_dropped);
+	fprintf(fp, "pages_given=%" PRIu64 "\npages_taken=%" PRIu64 "\n",
+		e->hca.pages_given, e->hca.pages_taken);
+	fprintf(fp, "hca_enabled=%d\nhca_initialized=%d\n", e->hca.enabled,
+		e->hca.initialized);
+	fprintf(fp, "cmds=%" PRIu64 "\ncmds_failed=%" PRIu64 "\n",
+		e->stats.cmds, e->stats.cmd_failed);
+	fprintf(fp, "cmd_unknown=%" PRIu64 "\n", e->unknown_ops);
+	fprintf(fp, "cmd_delivery_errors=%" PRIu64 "\ncmd_eqes=%" PRIu64 "\n",
+		e->cmdq.delivery_errors, e->cmdq.eqes);
+	fprintf(fp, "cmd_dma_errors=%" PRIu64 "\ncmd_spurious=%" PRIu64 "\n",
+		e->cmdq.dma_errors, e->cmdq.spurious);
+	report_cmds(e, fp);
+	fprintf(fp, "eq_overruns=%" PRIu64 "\ncq_arms=%" PRIu64 "\n",
+		e->stats.eq_overruns, e->stats.cq_arms);
+	fprintf(fp, "uar_writes=%" PRIu64 "\nuar_bad=%" PRIu64 "\n",
+		e->stats.uar_writes, e->stats.uar_bad);
+	fprintf(fp, "bar_bad=%" PRIu64 "\nresets=%" PRIu64 "\n",
+		e->stats.bar_bad, e->stats.resets);
+	pthread_mutex_unlock(&e->lock);
+	pthread_mutex_lock(&e->irq.lock);
+	fprintf(fp, "msix_fired=%" PRIu64 "\nmsix_deferred=%" PRIu64 "\n",
+		e->irq.fired, e->irq.deferred);
+	pthread_mutex_unlock(&e->irq.lock);
+	fprintf(fp, "dma_maps=%" PRIu64 "\ndma_unmaps=%" PRIu64
+		"\ndma_refused=%" PRIu64 "\n",
+		__atomic_load_n(&e->gm.maps, __ATOMIC_RELAXED),
+		__atomic_load_n(&e->gm.unmaps, __ATOMIC_RELAXED),
+		__atomic_load_n(&e->gm.refused, __ATOMIC_RELAXED));
+	fflush(fp);
+}

@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The emulated ConnectX-5: device state shared by all units.
+ *
+ * Threads
+ *   socket thread  runs the vfio-user message loop (vfu.c): config space,
+ *                  BAR0 reads and writes, DMA map table, MSI-X eventfds.
+ *                  It answers every message at once and never waits for
+ *                  device work.
+ *   device thread  runs the firmware (emu_thread()): it sleeps on emu.wake
+ *                  until a doorbell leaves work (cmdq.pending, ...), then
+ *                  executes it.  It never polls while idle.
+ *
+ * Lock discipline (outermost first; never take a lock listed above one
+ * you hold):
+ *   emu.lock   mutex, protects everything in struct emu below it: init
+ *              segment registers, command queue, HCA state, capabilities,
+ *              pages, objects, port, statistics.  The socket thread holds
+ *              it for one register access or doorbell; the device thread
+ *              holds it while executing one command.
+ *   gm.lock    rwlock of the DMA map table (gm.h); taken for each copy
+ *              to or from guest memory, possibly under emu.lock.
+ *   irq.lock   MSI-X eventfds (irq.h); taken under emu.lock to raise a
+ *              vector, or alone by the socket thread.
+ *   log lock   innermost (log.h).
+ * Config space (pcicfg.c) is touched by the socket thread only.
+ */
+#ifndef EMU_EMU_H
+#define EMU_EMU_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <mlx5x/prm.h>
+
+#include "gm.h"
+#include "irq.h"
+#include "pcicfg.h"
+
+/* BAR0: 32 MiB.  Pages 0..2: init segment; then UARs; MSI-X at the top. */
+#define EMU_BAR0_SIZE		(32u << 20)
+#define EMU_PAGE_SIZE		0x1000u
+#define EMU_UAR_FIRST		8u	/* pages 3..7 stay unused */
+#define EMU_MSIX_TABLE_OFF	0x1ff0000u
+#define EMU_MSIX_PBA_OFF	0x1ff8000u
+#define EMU_UAR_LIMIT		(EMU_MSIX_TABLE_OFF / EMU_PAGE_SIZE)
+#define EMU_MSIX_MAX		2048u
+
+#define EMU_CMDQ_LOG_SZ		5	/* 32 slots, the last for pages */
+#define EMU_CMDQ_LOG_STRIDE	6	/* 64-byte descriptors */
+#define EMU_CMD_MAX_LEN		(4u << 20)	/* per input or output */
+
+#define EMU_NUM_GIDS		8
+#define EMU_NUM_PKEYS		128
+
+struct fault_cfg {
+	int timeout_op;		/* never complete this opcode, -1: off */
+	int status_op;		/* fail this opcode ..., -1: off */
+	uint8_t status;		/* ... with this status */
+	uint32_t syndrome;	/* ... and syndrome */
+	uint32_t status_nth;	/* only its nth occurrence (0: all) */
+	uint32_t status_seen;
+	int health_synd;	/* raise this health syndrome, -1: off */
+	uint32_t health_delay_ms;	/* after INIT_HCA + delay */
+};
+
+struct emu_opts {
+	const char *socket_path;
+	const char *log_path;
+	const char *report_path;
+	uint64_t guid;
+	uint16_t lid;		/* 0: derive from guid */
+	unsigned int msix;
+	bool trace;
+	bool keep_listening;
+	unsigned int fw_major, fw_minor, fw_sub;
+	unsigned int boot_pages, init_pages;
+	unsigned int init_delay_ms;	/* initializing bit after reset */
+	struct fault_cfg fault;
+};
+
+/* A queue buffer: list of page addresses (PAS). */
+struct pas {
+	uint64_t *addr;
+	uint32_t n;
+	uint8_t log_page_size;	/* page size is 1 << log_page_size bytes */
+	uint32_t page_offset;	/* bytes into the first page */
+	uint64_t len;		/* bytes of queue described */
+};
+
+enum obj_type {
+	OBJ_UAR, OBJ_PD, OBJ_XRCD, OBJ_MKEY, OBJ_EQ, OBJ_CQ, OBJ_SRQ, OBJ_QP,
+	OBJ_NTYPES,
+};
+
+/* Numbered objects of one type; ids are handed out round-robin. */
+struct objtab {
+	const char *name;
+	void **slot;
+	uint32_t cap;		/* slots allocated */
+	uint32_t base, limit;	/* ids in [base, limit) */
+	uint32_t next;
+	uint32_t live;
+	uint64_t created, destroyed, dropped;
+};
+
+struct emu_uar {
+	uint32_t index;
+	uint32_t refs;		/* EQs, CQs, QPs using it */
+};
+
+struct emu_pd {
+	uint32_t pdn;
+	uint32_t refs;		/* MKEYs, SRQs, QPs */
+};
+
+struct emu_xrcd {
+	uint32_t xrcdn;
+	uint32_t refs;		/* SRQs, QPs */
+};
+
+struct emu_mkey {
+	uint32_t index;
+	uint32_t key;		/* index << 8 | variant */
+	uint8_t access_mode;	/* enum mlx5x_mkc_access_mode */
+	bool lr, lw, rr, rw, atomic, umr_en, free, length64;
+	struct emu_pd *pd;
+	uint64_t start, len;
+	uint8_t log_page_size;	/* of MTT entries */
+	uint32_t qpn;
+	uint64_t *mtt;		/* MTT mode: page addresses */
+	uint32_t n_mtt;
+	uint8_t mkc[MLX5X_MKC_LEN];
+};
+
+struct emu_eq {
+	uint32_t eqn;
+	struct emu_uar *uar;
+	struct pas pas;
+	uint8_t log_size;
+	uint16_t intr;		/* MSI-X vector */
+	uint64_t mask[MLX5X_EQ_EVENT_BITMASK_WORDS];
+	uint32_t cons;		/* consumer counter, 24 bits, from doorbell */
+	uint32_t prod;		/* producer counter */
+	bool armed;
+	bool overrun;
+	uint32_t refs;		/* CQs */
+	uint64_t eqes, irqs, doorbells;
+	uint8_t eqc[MLX5X_EQC_LEN];
+};
+
+struct emu_cq {
+	uint32_t cqn;
+	struct emu_uar *uar;
+	struct emu_eq *eq;
+	struct pas pas;
+	uint8_t log_size;
+	uint8_t log_cqe_size;	/* 6 or 7 */
+	uint64_t dbr;		/* doorbell record */
+	bool oi;
+	uint32_t prod;		/* producer counter */
+	/* last arm doorbell (UAR + 0x20) */
+	bool armed;
+	uint8_t arm_cmd;	/* MLX5X_CQ_DB_CMD_ARM_* */
+	uint8_t arm_sn;
+	uint32_t arm_ci;
+	uint64_t arms;
+	uint32_t refs;		/* QPs, SRQs */
+	uint8_t cqc[MLX5X_CQC_LEN];
+};
+
+struct emu_srq {
+	uint32_t srqn;
+	struct emu_pd *pd;
+	struct emu_xrcd *xrcd;
+	struct emu_cq *cq;
+	struct pas pas;
+	uint8_t log_size;
+	uint8_t log_stride;	/* WQE stride is 16 << log_stride */
+	uint64_t dbr;
+	uint32_t refs;		/* QPs */
+	uint8_t srqc[MLX5X_SRQC_LEN];
+};
+
+struct emu_qp {
+	uint32_t qpn;
+	uint8_t st;		/* enum mlx5x_qp_st */
+	uint8_t state;		/* enum mlx5x_qp_state */
+	struct emu_uar *uar;
+	struct emu_pd *pd;
+	struct emu_cq *scq, *rcq;
+	struct emu_srq *srq;
+	struct emu_xrcd *xrcd;
+	struct pas pas;		/* RQ first, then SQ */
+	uint64_t rq_len, sq_len;
+	uint64_t dbr;
+	uint64_t transitions;
+	uint8_t qpc[MLX5X_QPC_LEN];	/* accumulated context */
+};
+
+struct emu_port {
+	uint16_t lid, sm_lid;
+	uint8_t state, phys_state;
+	uint8_t subnet_timeout;
+	uint64_t node_guid, port_guid, sys_guid;
+	uint32_t cap_mask1, cap_mask1_perm;
+	uint16_t max_mtu, oper_mtu;	/* bytes */
+	uint8_t vl_cap;
+	uint16_t pkeys[EMU_NUM_PKEYS];
+	uint8_t gids[EMU_NUM_GIDS][MLX5X_GID_LEN];
+	uint8_t node_desc[MLX5X_REG_NODE_DESC_LEN];
+	uint32_t qkey_viol, pkey_viol;
+};
+
+struct emu_iseg {
+	uint32_t cmdq_addr_h;	/* latched high half */
+	uint64_t cmdq_addr;	/* 0: command queue not set up */
+	uint8_t nic_ifc;
+	uint32_t initializing_low;	/* driver-written low bits */
+	uint64_t init_until_ns;	/* "initializing" until then */
+	uint8_t health_synd;
+	bool health_rfr;
+	uint64_t health_at_ns;	/* fault: raise synd then (0: never) */
+	uint64_t t0_ns;
+};
+
+struct emu_cmdq {
+	uint32_t pending;	/* doorbell bits not executed yet */
+	uint64_t doorbells, spurious, dma_errors, executed, delivery_errors;
+	uint64_t eqes;		/* completions reported by EQE */
+	uint64_t hung;		/* fault: never completed */
+};
+
+struct emu_hca {
+	bool enabled;
+	bool initialized;
+	uint16_t issi;
+	uint32_t host_endianness;	/* HOST_ENDIANNESS word 0 */
+	char driver_version[MLX5X_SET_DRIVER_VERSION_IN_LEN];
+	uint8_t cap_cur[MLX5X_HCA_CAP_LEN];
+	uint8_t cap_max[MLX5X_HCA_CAP_LEN];
+	/* firmware pages held by the device */
+	uint64_t *pages;
+	uint32_t npages, pages_cap;
+	uint32_t boot_pages, init_pages;	/* asked for */
+	uint64_t pages_given, pages_taken, pages_dropped;
+};
+
+struct emu_stats {
+	uint64_t cmds, cmd_failed;
+	uint64_t uar_writes, uar_bad, bar_bad, resets;
+	uint64_t eq_overruns, eqe_dma_errors;
+	uint64_t cq_arms, sq_doorbells;
+};
+
+struct emu {
+	struct emu_opts opt;
+	struct gm gm;		/* own lock */
+	struct irq irq;		/* own lock */
+	struct pcicfg cfg;	/* socket thread only */
+
+	pthread_mutex_t lock;	/* protects everything below */
+	pthread_cond_t wake;	/* device thread sleeps here */
+	pthread_t thread;
+	bool thread_running;
+	bool stop;
+
+	struct emu_iseg iseg;
+	struct emu_cmdq cmdq;
+	struct emu_hca hca;
+	struct emu_port port;
+	struct objtab obj[OBJ_NTYPES];
+	struct emu_stats stats;
+	uint64_t *cmd_count, *cmd_fail;	/* per dispatch-table entry */
+	uint64_t unknown_ops;
+};
+
+/* dev.c */
+int emu_create(struct emu *e, const struct emu_opts *opt);
+void emu_destroy(struct emu *e);
+void emu_reset(struct emu *e);		/* device reset: back to power-on */
+int emu_start_thread(struct emu *e);
+void emu_stop_thread(struct emu *e);
+/* run pending device work now (tests; also the device thread's body) */
+void emu_run_pending_locked(struct emu *e);
+void emu_run_pending(struct emu *e);
+/* BAR0 access from the transport; data is the raw (guest-order) bytes */
+void emu_bar0_read(struct emu *e, uint64_t off, void *buf, uint32_t len);
+void emu_bar0_write(struct emu *e, uint64_t off, const void *buf, uint32_t len);
+void emu_report(struct emu *e, FILE *fp);
+uint64_t emu_live_objects(struct emu *e);
+
+/* iseg.c (emu.lock held) */
+void iseg_reset(struct emu *e);
+uint32_t iseg_read32(struct emu *e, uint32_t off);
+void iseg_write32(struct emu *e, uint32_t off, uint32_t val);
+
+/* cmdq.c (emu.lock held) */
+void cmdq_doorbell(struct emu *e, uint32_t bits);
+void cmdq_run(struct emu *e);
+
+/* uar doorbells (emu.lock held) */
+void uar_write(struct emu *e, uint32_t index, uint32_t off,
+	       const uint8_t *data, uint32_t len);
+
+/* objects (obj.c) */
+void objtab_init(struct objtab *t, const char *name, uint32_t base,
+		 uint32_t limit);
+void objtab_free(struct objtab *t);
+int objtab_add(struct objtab *t, void *obj, uint32_t *id);
+void *objtab_get(struct objtab *t, uint32_t id);
+void *objtab_del(struct objtab *t, uint32_t id);
+void objs_init(struct emu *e);
+void objs_drop_all(struct emu *e);	/* teardown/reset: free everything */
+void objs_free(struct emu *e);
+
+/* pas.c */
+void pas_free(struct pas *p);
+uint64_t pas_addr(const struct pas *p, uint64_t off);
+int pas_read(struct emu *e, const struct pas *p, uint64_t off, void *buf,
+	     uint32_t len);
+int pas_write(struct emu *e, const struct pas *p, uint64_t off,
+	      const void *buf, uint32_t len);
+
+/* eq.c (emu.lock held) */
+struct emu_eq *eq_find_for_event(struct emu *e, uint8_t type);
+/* post one EQE (type, sub_type, 28 bytes of data at EQE offset 0x20) */
+int eq_post(struct emu *e, struct emu_eq *eq, uint8_t type, uint8_t sub,
+	    const uint8_t *data);
+void eq_doorbell(struct emu *e, uint32_t uar, uint32_t val, bool arm);
+void eq_free(struct emu_eq *eq);
+
+/* caps.c */
+void caps_init(struct emu *e);
+
+/* port.c */
+void port_init(struct emu *e);
+
+/* pages.c */
+void pages_reset(struct emu *e);
+
+/* report/trace helpers (cmd_table.c) */
+const char *cmd_op_name(uint16_t op);
+const char *cmd_status_name(uint8_t status);
+
+#endif /* EMU_EMU_H */

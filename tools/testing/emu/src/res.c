@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Simple resources and queues: UAR, PD, XRCD, CQ, SRQ, and the UAR page
+ * doorbells.  Objects that others refer to keep a reference count and
+ * cannot be destroyed while used (BAD_RES_STATE), as in firmware.
+ */
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "log.h"
+
+#define EMU_FILE_ID FILE_RES
+
+/* ---- UAR / PD / XRCD: a number and a reference count ---- */
+
+static int alloc_num(struct cmd_ctx *c, enum obj_type type, size_t size,
+		     uint32_t out_off, uint32_t out_mask)
+{
+	uint32_t *obj, id;
+
+	if (c->op_mod)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	obj = calloc(1, size);
+	if (!obj)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_NO_RES);
+	if (objtab_add(&c->e->obj[type], obj, &id)) {
+		free(obj);
+		return CMD_FAIL(c, MLX5X_CMD_STAT_NO_RES);
+	}
+	*obj = id;	/* every numbered object starts with its number */
+	prm_set(c->out, out_off, out_mask, id);
+	cmd_detail(c, "%s=%u", c->e->obj[type].name, id);
+	return 0;
+}
+
+/* refs follows the number in struct emu_uar/emu_pd/emu_xrcd */
+struct numbered {
+	uint32_t num;
+	uint32_t refs;
+};
+
+static int dealloc_num(struct cmd_ctx *c, enum obj_type type, uint32_t id)
+{
+	struct numbered *obj;
+
+	if (c->op_mod)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	obj = objtab_get(&c->e->obj[type], id);
+	if (!obj)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
+	if (obj->refs)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES_STATE);
+	objtab_del(&c->e->obj[type], id);
+	free(obj);
+	cmd_detail(c, "%s=%u", c->e->obj[type].name, id);
+	return 0;
+}
+
+int h_alloc_uar(struct cmd_ctx *c)
+{
+	return alloc_num(c, OBJ_UAR, sizeof(struct emu_uar),
+			 MLX5X_ALLOC_UAR_OUT_UAR_OFF,
+			 MLX5X_ALLOC_UAR_OUT_UAR_MASK);
+}
+
+int h_dealloc_uar(struct cmd_ctx *c)
+{
+	return dealloc_num(c, OBJ_UAR, PGET(c->in, MLX5X_DEALLOC_UAR_IN_UAR));
+}
+
+int h_alloc_pd(struct cmd_ctx *c)
+{
+	return alloc_num(c, OBJ_PD, sizeof(struct emu_pd),
+			 MLX5X_ALLOC_PD_OUT_PD_OFF, MLX5X_ALLOC_PD_OUT_PD_MASK);
+}
+
+int h_dealloc_pd(struct cmd_ctx *c)
+{
+	return dealloc_num(c, OBJ_PD, PGET(c->in, MLX5X_DEALLOC_PD_IN_PD));
+}
+
+int h_alloc_xrcd(struct cmd_ctx *c)
+{
+	return alloc_num(c, OBJ_XRCD, sizeof(struct emu_xrcd),
+			 MLX5X_ALLOC_XRCD_OUT_XRCD_OFF,
+			 MLX5X_ALLOC_XRCD_OUT_XRCD_MASK);
+}
+
+int h_dealloc_xrcd(struct cmd_ctx *c)
+{
+	return dealloc_num(c, OBJ_XRCD,
+			   PGET(c->in, MLX5X_DEALLOC_XRCD_IN_XRCD));
+}
+
+/* ---- CQ ---- */
+
+int h_create_cq(struct cmd_ctx *c)
+{
+	const uint8_t *cqc = c->in + MLX5X_CREATE_CQ_IN_CQC_OFF;
+	uint32_t log_size = PGET(cqc, MLX5X_CQC_LOG_CQ_SIZE);
+	uint32_t cqe_sz = PGET(cqc, MLX5X_CQC_CQE_SZ);
+	struct emu *e = c->e;
+	struct emu_uar *uar;
+	struct emu_eq *eq;
+	struct emu_cq *cq;
+	uint64_t dbr;
+
+	if (c->op_mod)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (log_size > CAP(e, MLX5X_CAP_LOG_MAX_CQ_SZ) ||
+	    cqe_sz > MLX5X_CQE_SIZE_128)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	/* no umem (DEVX), no compression, no APU */
+	if (PGET(c->in, MLX5X_CREATE_CQ_IN_CQ_UMEM_VALID) ||
+	    PGET(cqc, MLX5X_CQC_DBR_UMEM_VALID) ||
+	    PGET(cqc, MLX5X_CQC_CQE_COMP_EN))
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	dbr = get_be64(cqc + MLX5X_CQC_DBR_ADDR_OFF);
+	if ((dbr & 7) || !gm_check(&e->gm, dbr, 8, GM_PROT_READ | GM_PROT_WRITE))
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	uar = objtab_get(&e->obj[OBJ_UAR], PGET(cqc, MLX5X_CQC_UAR_PAGE));
+	eq = objtab_get(&e->obj[OBJ_EQ], PGET(cqc, MLX5X_CQC_C_EQN));
+	if (!uar || !eq)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
+	cq = calloc(1, sizeof(*cq));
+	if (!cq)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_NO_RES);
+	cq->log_cqe_size = (uint8_t)(6 + cqe_sz);
+	if (CMD_GET_PAS(c, MLX5X_CREATE_CQ_IN_PAS_OFF,
+			PGET(cqc, MLX5X_CQC_LOG_PAGE_SIZE),
+			PGET(cqc, MLX5X_CQC_PAGE_OFFSET),
+			(uint64_t)1 << (log_size + cq->log_cqe_size), &cq->pas)) {
+		free(cq);
+		return c->status;
+	}
+	if (objtab_add(&e->obj[OBJ_CQ], cq, &cq->cqn)) {
+		pas_free(&cq->pas);
+		free(cq);
+		return CMD_FAIL(c, MLX5X_CMD_STAT_NO_RES);
+	}
+	cq->log_size = (uint8_t)log_size;
+	cq->dbr = dbr;
+	cq->oi = PGET(cqc, MLX5X_CQC_OI);
+	cq->uar = uar;
+	cq->eq = eq;
+	uar->refs++;
+	eq->refs++;
+	memcpy(cq->cqc, cqc, MLX5X_CQC_LEN);
+	PSET(c->out, MLX5X_CREATE_CQ_OUT_CQN, cq->cqn);
+	cmd_detail(c, "cqn=%u log_size=%u cqe=%u eqn=%u uar=%u", cq->cqn,
+		   log_size, 1u << cq->log_cqe_size, eq->eqn, uar->index);
+	return 0;
+}
+
+static struct emu_cq *get_cq(struct cmd_ctx *c)
+{
+	return objtab_get(&c->e->obj[OBJ_CQ], PGET(c->in, MLX5X_CQ_IN_CQN));
+}
+
+int h_destroy_cq(struct cmd_ctx *c)
+{
+	struct emu_cq *cq = get_cq(c);
+
+	if (c->op_mod)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (!cq)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
+	if (cq->refs)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES_STATE);
+	objtab_del(&c->e->obj[OBJ_CQ], cq->cqn);
+	cq->uar->refs--;
+	cq->eq->refs--;
+	cmd_detail(c, "cqn=%u arms=%llu", cq->cqn, (unsigned long long)cq->arms);
+	pas_free(&cq->pas);
+	free(cq);
+	return 0;
+}
+
+int h_query_cq(struct cmd_ctx *c)
+{
+	struct emu_cq *cq = get_cq(c);
+	uint8_t *cqc = c->out + MLX5X_QUERY_CQ_OUT_CQC_OFF;
+
+	if (c->op_mod)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (!cq)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
+	memcpy(cqc, cq->cqc, MLX5X_CQC_LEN);
+	PSET(cqc, MLX5X_CQC_PRODUCER_COUNTER, cq->prod & 0xffffff);
+	return 0;
+}
+
+/* moderation and resize are not advertised (cq_moderation, cq_resize) */
+int h_modify_cq(struct cmd_ctx *c)
+{
+	if (!get_cq(c))
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
+	return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+}
+
+/* ---- SRQ ---- */
+
+static int srq_refs(struct cmd_ctx *c, const uint8_t *srqc,
+		    struct emu_srq *srq)
+{
+	struct emu *e = c->e;
+	uint32_t xrcdn = PGET(srqc, MLX5X_SRQC_XRCD);
+	uint32_t cqn = PGET(srqc, MLX5X_SRQC_CQN);
+
+	srq->pd = objtab_get(&e->obj[OBJ_PD], PGET(srqc, MLX5X_SRQC_PD));
+	if (!srq->pd)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
+	/* 0 means "none" for the optional XRC domain and CQ */
+	srq->xrcd = xrcdn ? objtab_get(&e->obj[OBJ_XRCD], xrcdn) : NULL;
+	srq->cq = cqn ? objtab_get(&e->obj[OBJ_CQ], cqn) : NULL;
+	if ((xrcdn && !srq->xrcd) || (cqn && !srq->cq))
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
+	return 0;
+}
+
+int h_create_srq(struct cmd_ctx *c)
+{
+	const uint8_t *srqc = c->in + MLX5X_CREATE_SRQ_IN_SRQC_OFF;
+	uint32_t log_size = PGET(srqc, MLX5X_SRQC_LOG_SRQ_SIZE);
+	uint32_t log_stride = PGET(srqc, MLX5X_SRQC_LOG_RQ_STRIDE);
+	struct emu *e = c->e;
+	struct emu_srq *srq;
+	uint64_t dbr;
+
+	if (c->op_mod)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (log_size > CAP(e, MLX5X_CAP_LOG_MAX_SRQ_SZ))
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	dbr = get_be64(srqc + MLX5X_SRQC_DBR_ADDR_OFF);
+	if ((dbr & 3) || !gm_check(&e->gm, dbr, 4, GM_PROT_READ))
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	srq = calloc(1, sizeof(*srq));
+	if (!srq)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_NO_RES);
+	if (srq_refs(c, srqc, srq) ||
+	    CMD_GET_PAS(c, MLX5X_CREATE_SRQ_IN_PAS_OFF,
+			PGET(srqc, MLX5X_SRQC_LOG_PAGE_SIZE),
+			PGET(srqc, MLX5X_SRQC_PAGE_OFFSET),
+			(uint64_t)1 << (log_size + log_stride + 4), &srq->pas)) {
+		free(srq);
+		return c->status;
+	}
+	if (objtab_add(&e->obj[OBJ_SRQ], srq, &srq->srqn)) {
+		pas_free(&srq->pas);
+		free(srq);
+		return CMD_FAIL(c, MLX5X_CMD_STAT_NO_RES);
+	}
+	srq->log_size = (uint8_t)log_size;
+	srq->log_stride = (uint8_t)log_stride;
+	srq->dbr = dbr;
+	srq->pd->refs++;
+	if (srq->xrcd)
+		srq->xrcd->refs++;
+	if (srq->cq)
+		srq->cq->refs++;
+	memcpy(srq->srqc, srqc, MLX5X_SRQC_LEN);
+	PSET(c->out, MLX5X_CREATE_SRQ_OUT_SRQN, srq->srqn);
+	cmd_detail(c, "srqn=%u log_size=%u stride=%u pd=%u", srq->srqn,
+		   log_size, 16u << log_stride, srq->pd->pdn);
+	return 0;
+}
+
+static struct emu_srq *get_srq(struct cmd_ctx *c)
+{
+	return objtab_get(&c->e->obj[OBJ_SRQ], PGET(c->in, MLX5X_SRQ_IN_SRQN));
+}
+
+int h_destroy_srq(struct cmd_ctx *c)
+{
+	struct emu_srq *srq = get_srq(c);
+
+	if (c->op_mod)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (!srq)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
+	if (srq->refs)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES_STATE);
+	objtab_del(&c->e->obj[OBJ_SRQ], srq->srqn);
+	srq->pd->refs--;
+	if (srq->xrcd)
+		srq->xrcd->refs--;
+	if (srq->cq)
+		srq->cq->refs--;
+	cmd_detail(c, "srqn=%u", srq->srqn);
+	pas_free(&srq->pas);
+	free(srq);
+	return 0;
+}
+
+int h_query_srq(struct cmd_ctx *c)
+{
+	struct emu_srq *srq = get_srq(c);
+
+	if (c->op_mod)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (!srq)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
+	memcpy(c->out + MLX5X_QUERY_SRQ_OUT_SRQC_OFF, srq->srqc,
+	       MLX5X_SRQC_LEN);
+	return 0;
+}
+
+/* the SRQ limit event is not generated yet: accept and remember nothing */
+int h_arm_rq(struct cmd_ctx *c)
+{
+	if (!get_srq(c))
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
+	return 0;
+}
+
+/* ---- UAR page writes ---- */
+
+static void cq_arm(struct emu *e, const uint8_t *data)
+{
+	uint32_t word = get_be32(data);
+	uint32_t cqn = get_be32(data + 4) & 0xffffff;
+	struct emu_cq *cq = objtab_get(&e->obj[OBJ_CQ], cqn);
+
+	if (!cq) {
+		e->stats.uar_bad++;
+		emu_warn("CQ arm doorbell for unknown CQ %u", cqn);
+		return;
+	}
+	cq->armed = true;
+	cq->arm_sn = (uint8_t)((word & MLX5X_CQ_DB_SN_MASK) >> 28);
+	cq->arm_cmd = (uint8_t)((word & MLX5X_CQ_DB_CMD_MASK) >> 24);
+	cq->arm_ci = word & MLX5X_CQ_DB_CI_MASK;
+	cq->arms++;
+	e->stats.cq_arms++;
+}
+
+void uar_write(struct emu *e, uint32_t index, uint32_t off,
+	       const uint8_t *data, uint32_t len)
+{
+	e->stats.uar_writes++;
+	if (!objtab_get(&e->obj[OBJ_UAR], index)) {
+		e->stats.uar_bad++;
+		emu_warn("write to unallocated UAR %u (+0x%x)", index, off);
+		return;
+	}
+	if (off == MLX5X_UAR_CQ_DB_OFF && len == 8) {
+		cq_arm(e, data);
+	} else if (off == MLX5X_UAR_EQ_ARM_OFF && len == 4) {
+		eq_doorbell(e, index, get_be32(data), true);
+	} else if (off == MLX5X_UAR_EQ_UPDATE_OFF && len == 4) {
+		eq_doorbell(e, index, get_be32(data), false);
+	} else if (off >= MLX5X_UAR_BF_OFF) {
+		/* send doorbells: executed by the RC engine (issue 4) */
+		e->stats.sq_doorbells++;
+	} else {
+		e->stats.uar_bad++;
+		emu_warn("UAR %u: write of %u bytes at +0x%x ignored", index,
+			 len, off);
+	}
+}
