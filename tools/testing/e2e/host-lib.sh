@@ -52,6 +52,10 @@ build_ko() {
 		MISSING="no mlx5x driver sources yet (drivers/infiniband/hw/mlx5x/*.c)"
 		return 1
 	fi
+	mkdir -p "$TOP/build"
+	# One scratch dir for every user (lanes, make run): one build at a time.
+	exec 7> "$TOP/build/.mlx5x-ko.lock"
+	flock 7
 	rm -rf "$scr"
 	mkdir -p "$scr/src"
 	(cd "$TOP" && tar cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
@@ -67,14 +71,17 @@ build_ko() {
 			make -C "/lib/modules/$KREL/build" M=/run/w -j2 modules' \
 		> "$scr/build.log" 2>&1; then
 		MISSING="mlx5x.ko failed to build (log: build/mlx5x-ko/build.log): $(grep -m1 -E 'error|Error' "$scr/build.log")"
+		exec 7>&-
 		return 1
 	fi
 	ko=$(find "$scr/src" -name mlx5x.ko | head -n1)
 	if [ -z "$ko" ]; then
 		MISSING="the driver build produced no mlx5x.ko (log: build/mlx5x-ko/build.log)"
+		exec 7>&-
 		return 1
 	fi
 	cp "$ko" "$out/mlx5x.ko"
+	exec 7>&-
 }
 
 # start_emu JOBDIR GUID: start the emulator on JOBDIR/vfu.sock and wait
@@ -84,7 +91,7 @@ start_emu() {
 	[ "${MLX5X_EMU_TRACE:-0}" = 1 ] && trace=(--trace --log "$job/emu.log")
 	rm -f "$job/vfu.sock" "$job/emu-report.txt"
 	"$EMU_BIN" --socket "$job/vfu.sock" --guid "$guid" \
-		--report "$job/emu-report.txt" "${trace[@]}" > "$job/emu.out" 2>&1 &
+		--report "$job/emu-report.txt" "${trace[@]}" > "$job/emu.out" 2>&1 7>&- 8>&- &
 	EMU_PID=$!
 	for ((i = 0; i < 300; i++)); do
 		[ -S "$job/vfu.sock" ] && return 0

@@ -52,7 +52,13 @@ TSV=$RESULTS/e2e-$NAME.tsv
 MD=$TOP/build/results/lane-$NAME.md
 JOB=$TOP/build/e2e/$NAME
 KNOWN=$E2EDIR/known-$DRIVER.txt
-mkdir -p "$RESULTS" "$TOP/build/results"
+mkdir -p "$RESULTS" "$TOP/build/results" "$TOP/build/e2e"
+# Two runs of one lane would share (and wipe) one job dir: serialize them.
+exec 8> "$TOP/build/e2e/.$NAME.lock"
+if ! flock -n 8; then
+	hlog "another run of lane $NAME is in progress; waiting for it"
+	flock 8
+fi
 : > "$TSV"
 T0=$SECONDS
 EMU_PID=

@@ -22,6 +22,12 @@ trap 'stop_emu' EXIT
 missing=()
 hlog "root tree of the test VM (first time: about 5 min)"
 rig_root || { hlog "FAIL: could not build the VM root tree"; exit 1; }
+mkdir -p "$TOP/build"
+exec 8> "$TOP/build/.demo.lock"
+if ! flock -n 8; then
+	hlog "another make run is in progress; waiting for it"
+	flock 8
+fi
 rm -rf "$JOB"
 mkdir -p "$JOB"
 

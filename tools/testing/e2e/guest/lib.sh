@@ -14,8 +14,10 @@ say() { echo "e2e [$(cut -d' ' -f1 /proc/uptime)s] $*"; }
 
 # record NAME STATUS DETAIL
 record() {
-	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> "$RES"
-	say "$2: $1${3:+ ($3)}"
+	local d
+	d=$(printf '%s' "$3" | tr '\t\n' '  ')
+	printf '%s\t%s\t%s\n' "$1" "$2" "$d" >> "$RES"
+	say "$2: $1${d:+ ($d)}"
 }
 
 # perf TEST METRIC VALUE UNIT

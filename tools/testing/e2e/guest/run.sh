@@ -121,7 +121,8 @@ teardown() {
 	*) return 0 ;;
 	esac
 	# Unload only what is loaded: a failed probe is reported elsewhere.
-	mods=$(for m in $mods; do [ -d "/sys/module/$m" ] && echo "$m"; done)
+	mods=$(for m in $mods; do [ -d "/sys/module/$m" ] && printf '%s ' "$m"; done)
+	mods=${mods% }
 	if [ -z "$mods" ]; then
 		record rmmod skip "driver not loaded"
 		return 0
