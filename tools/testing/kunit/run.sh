@@ -149,7 +149,7 @@ main() {
 
 	# One run at a time: the tree copy and the build dir are shared.
 	exec 9>"$K/run.lock"
-	flock 9
+	flock -n 9 || { log "waiting for another make kunit run to finish"; flock 9; }
 
 	log "grafting $DRV into a hard-link copy of $(basename "$src")"
 	graft "$src" "$tree" || { result graft fail "see log"; exit 1; }
