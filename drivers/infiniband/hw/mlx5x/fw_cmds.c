@@ -5,6 +5,7 @@
  * Small boxes live on the stack; anything past a few dozen bytes is
  * allocated (caps are 4 KiB).
  */
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -364,6 +365,12 @@ unsigned int mlx5x_caps_max_eqs(const struct mlx5x_caps *caps)
 	return caps->max_num_eqs ?: 1U << caps->log_max_eq;
 }
 
+/* UAR pages smaller than host pages only matter on such hosts. */
+static bool caps_host_pages_above_4k(void)
+{
+	return PAGE_SIZE != SZ_4K;
+}
+
 /* The driver's QP limit, whatever the device could do. */
 #define MLX5X_LOG_MAX_QP	18
 
@@ -382,7 +389,6 @@ void mlx5x_caps_prepare_set(void *cur, const void *max)
 	MLX5X_SET(cur, MLX5X_CAP_PKEY_TABLE_SIZE, 0);
 	MLX5X_SET(cur, MLX5X_CAP_LOG_MAX_QP, min_t(u8, max_qp,
 						   MLX5X_LOG_MAX_QP));
-	if (MLX5X_GET(max, MLX5X_CAP_UAR_4K) &&
-	    PAGE_SHIFT != MLX5X_FW_PAGE_SHIFT)
+	if (caps_host_pages_above_4k() && MLX5X_GET(max, MLX5X_CAP_UAR_4K))
 		MLX5X_SET(cur, MLX5X_CAP_UAR_4K, 1);
 }
