@@ -251,7 +251,8 @@ void emu_report(struct emu *e, FILE *fp)
 
 	pthread_mutex_lock(&e->lock);
 	fprintf(fp, "emu=mlx5x-emu\nguid=0x%016" PRIx64 "\n", e->opt.guid);
-	fprintf(fp, "fw=%u.%u.%u\n", e->opt.fw_major, e->opt.fw_minor,
+	/* as the driver prints it: ibv_devinfo's fw_ver */
+	fprintf(fp, "fw_ver=%u.%u.%04u\n", e->opt.fw_major, e->opt.fw_minor,
 		e->opt.fw_sub);
 	fprintf(fp, "uptime_s=%.1f\n", log_uptime());
 	for (t = 0; t < OBJ_NTYPES; t++) {

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum log_level { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+enum log_level { LOG_QUIET = -1, LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 
 int log_open(const char *path);
 void log_close(void);

@@ -484,18 +484,24 @@ out:
 	return ret;
 }
 
+int vfu_init(struct vfu *v, struct emu *e)
+{
+	memset(v, 0, sizeof(*v));
+	v->e = e;
+	v->listen_fd = -1;
+	v->conn_fd = -1;
+	v->signal_fd = -1;
+	v->buf = malloc(VFU_MAX_MSG);
+	return v->buf ? 0 : -ENOMEM;
+}
+
 int vfu_listen(struct vfu *v, struct emu *e, const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char tmp[sizeof(sa.sun_path)];
 	int fd;
 
-	memset(v, 0, sizeof(*v));
-	v->e = e;
-	v->conn_fd = -1;
-	v->signal_fd = -1;
-	v->buf = malloc(VFU_MAX_MSG);
-	if (!v->buf)
+	if (vfu_init(v, e))
 		return -ENOMEM;
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
@@ -605,7 +611,7 @@ void vfu_close(struct vfu *v)
 {
 	if (v->conn_fd >= 0)
 		disconnect(v);
-	if (v->listen_fd > 0)
+	if (v->listen_fd >= 0)
 		close(v->listen_fd);
 	v->listen_fd = -1;
 	free(v->buf);

@@ -71,6 +71,8 @@ struct vfu {
 	bool (*on_signal)(struct vfu *v, int signo);
 };
 
+/* set up without a socket (tests) */
+int vfu_init(struct vfu *v, struct emu *e);
 /* create, bind and listen on path (atomically visible: bind + rename) */
 int vfu_listen(struct vfu *v, struct emu *e, const char *path);
 /*

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Command queue: descriptors, mailbox chains good and malformed, delivery
+ * status, the page slot, polling vs EQE completion, fault injection.
+ */
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static uint8_t *lay(struct th *t, struct th_cmd *c)
+{
+	return th_host(t, c->desc);
+}
+
+/* QUERY_HCA_CAP: 16-byte input, 0x1010-byte output over 8 blocks */
+static void query_cap_in(uint8_t *in)
+{
+	memset(in, 0, 16);
+	th_hdr(in, MLX5X_CMD_OP_QUERY_HCA_CAP,
+	       MLX5X_CAP_TYPE_GENERAL << 1 | MLX5X_CAP_MODE_MAX);
+}
+
+static void test_good(void)
+{
+	uint8_t in[16], out[MLX5X_QUERY_HCA_CAP_OUT_LEN];
+	uint8_t *cap = out + MLX5X_QUERY_HCA_CAP_OUT_CAP_OFF;
+	struct th t;
+
+	th_setup(&t);
+	th_enable_hca(&t);
+	query_cap_in(in);
+	is_u(th_exec(&t, in, 16, out, sizeof(out)), 0,
+	     "QUERY_HCA_CAP over an 8-block output chain is delivered");
+	is_u(PGET(out, MLX5X_CMD_OUT_STATUS), 0, "... with status OK");
+	is_u(PGET(cap, MLX5X_CAP_PORT_TYPE), MLX5X_CAP_PORT_TYPE_IB,
+	     "... port_type IB in the first mailbox");
+	is_u(PGET(cap, MLX5X_CAP_XRC), 1, "... xrc set (mlx5_ib needs it)");
+	is_u(PGET(cap, MLX5X_CAP_LOG_MAX_QP), 16, "... MAX log_max_qp");
+	is_u(t.e.cmdq.executed, 2, "two commands executed so far");
+	th_teardown(&t);
+}
+
+/* SET_HCA_CAP carries 0x1010 input bytes over an 8-block input chain */
+static void test_input_chain(void)
+{
+	uint8_t in[MLX5X_SET_HCA_CAP_IN_LEN] = { 0 }, out[16];
+	uint8_t *cap = in + MLX5X_SET_HCA_CAP_IN_CAP_OFF;
+	struct th t;
+
+	th_setup(&t);
+	th_enable_hca(&t);
+	memcpy(cap, t.e.hca.cap_cur, MLX5X_HCA_CAP_LEN);
+	PSET(cap, MLX5X_CAP_LOG_MAX_QP, 12);
+	th_hdr(in, MLX5X_CMD_OP_SET_HCA_CAP, MLX5X_CAP_TYPE_GENERAL << 1);
+	is_u(th_status(&t, in, sizeof(in), out, 16), 0,
+	     "SET_HCA_CAP through an input chain");
+	is_u(PGET(t.e.hca.cap_cur, MLX5X_CAP_LOG_MAX_QP), 12,
+	     "... the value in the first mailbox reached CUR");
+	th_teardown(&t);
+}
+
+/* each malformation of the chain gets its delivery status */
+static void test_bad_chains(void)
+{
+	uint8_t in[16], out[MLX5X_QUERY_HCA_CAP_OUT_LEN];
+	struct th_cmd c;
+	struct th t;
+	uint8_t *b;
+
+	th_setup(&t);
+	th_enable_hca(&t);
+	query_cap_in(in);
+
+	th_build(&t, 0, in, 16, sizeof(out), &c);
+	put_be64(lay(&t, &c) + MLX5X_CMD_LAY_OUT_PTR_OFF, c.out_blk[0] + 8);
+	is_u(th_ring(&t, &c), MLX5X_CMD_DELIV_OUT_PTR_ALIGN,
+	     "misaligned output chain pointer -> OUT_PTR_ALIGN");
+
+	th_build(&t, 0, in, 16, sizeof(out), &c);
+	b = th_host(&t, c.out_blk[2]);
+	put_be64(b + MLX5X_MBOX_NEXT_OFF, 0);
+	is_u(th_ring(&t, &c), MLX5X_CMD_DELIV_OUT_LENGTH,
+	     "output chain shorter than outlen -> OUT_LENGTH");
+
+	th_build(&t, 0, in, 16, sizeof(out), &c);
+	b = th_host(&t, c.out_blk[3]);
+	put_be32(b + MLX5X_MBOX_BLOCK_NUM_OFF, 7);
+	is_u(th_ring(&t, &c), MLX5X_CMD_DELIV_BAD_BLOCK,
+	     "wrong block_num -> BAD_BLOCK");
+
+	th_build(&t, 0, in, 16, sizeof(out), &c);
+	b = th_host(&t, c.out_blk[4]);
+	put_be64(b + MLX5X_MBOX_NEXT_OFF, c.out_blk[1]);	/* a loop */
+	is_u(th_ring(&t, &c), MLX5X_CMD_DELIV_BAD_BLOCK,
+	     "chain looping back to an earlier block -> BAD_BLOCK");
+
+	th_build(&t, 0, in, 16, sizeof(out), &c);
+	b = th_host(&t, c.out_blk[5]);
+	b[MLX5X_MBOX_TOKEN_OFF] ^= 0xff;
+	is_u(th_ring(&t, &c), MLX5X_CMD_DELIV_TOKEN,
+	     "block token differs from the descriptor's -> TOKEN");
+
+	th_build(&t, 0, in, 16, sizeof(out), &c);
+	b = th_host(&t, c.out_blk[1]);
+	put_be64(b + MLX5X_MBOX_NEXT_OFF, 0x7000000000ull);
+	is_u(th_ring(&t, &c), MLX5X_CMD_DELIV_FW_ERR,
+	     "chain pointer outside guest memory -> refused, no crash");
+	ok(t.e.gm.refused >= 1, "... the read was refused by the DMA checks");
+
+	th_build(&t, 0, in, 16, sizeof(out), &c);
+	lay(&t, &c)[MLX5X_CMD_LAY_TYPE_OFF] = 3;
+	is_u(th_ring(&t, &c), MLX5X_CMD_DELIV_BAD_DESC,
+	     "descriptor type other than PCI -> BAD_DESC");
+
+	th_build(&t, 0, in, 16, 4, &c);
+	is_u(th_ring(&t, &c), MLX5X_CMD_DELIV_OUT_LENGTH,
+	     "outlen shorter than status+syndrome -> OUT_LENGTH");
+
+	th_build(&t, 0, in, 16, sizeof(out), &c);
+	put_be32(lay(&t, &c) + MLX5X_CMD_LAY_INLEN_OFF, 0x400);
+	is_u(th_ring(&t, &c), MLX5X_CMD_DELIV_IN_LENGTH,
+	     "inlen promising mailboxes that are not there -> IN_LENGTH");
+
+	th_build(&t, 0, in, 16, sizeof(out), &c);
+	put_be32(lay(&t, &c) + MLX5X_CMD_LAY_OUTLEN_OFF, 0x40000000);
+	is_u(th_ring(&t, &c), MLX5X_CMD_DELIV_OUT_LENGTH,
+	     "absurd outlen -> OUT_LENGTH, nothing allocated");
+
+	is_u(t.e.cmdq.executed, 1, "none of the malformed commands executed");
+	is_u(t.e.cmdq.delivery_errors, 10, "ten delivery errors counted");
+	th_teardown(&t);
+}
+
+static void test_bad_input_chain(void)
+{
+	uint8_t in[MLX5X_SET_HCA_CAP_IN_LEN] = { 0 }, *b;
+	struct th_cmd c;
+	struct th t;
+
+	th_setup(&t);
+	th_enable_hca(&t);
+	th_hdr(in, MLX5X_CMD_OP_SET_HCA_CAP, 0);
+	th_build(&t, 0, in, sizeof(in), 16, &c);
+	put_be64(lay(&t, &c) + MLX5X_CMD_LAY_IN_PTR_OFF, c.in_blk[0] + 0x200);
+	is_u(th_ring(&t, &c), MLX5X_CMD_DELIV_IN_PTR_ALIGN,
+	     "misaligned input chain pointer -> IN_PTR_ALIGN");
+	th_build(&t, 0, in, sizeof(in), 16, &c);
+	b = th_host(&t, c.in_blk[6]);
+	put_be64(b + MLX5X_MBOX_NEXT_OFF, 0);
+	is_u(th_ring(&t, &c), MLX5X_CMD_DELIV_IN_LENGTH,
+	     "input chain shorter than inlen -> IN_LENGTH");
+	th_build(&t, 0, in, sizeof(in), 16, &c);
+	b = th_host(&t, c.in_blk[0]);
+	put_be64(b + MLX5X_MBOX_NEXT_OFF, c.in_blk[0]);
+	is_u(th_ring(&t, &c), MLX5X_CMD_DELIV_BAD_BLOCK,
+	     "input block pointing to itself -> BAD_BLOCK");
+	th_teardown(&t);
+}
+
+static void test_slots(void)
+{
+	uint8_t in[16], out[16];
+	struct th_cmd c;
+	struct th t;
+
+	th_setup(&t);
+	th_enable_hca(&t);
+	memset(in, 0, 16);
+	th_hdr(in, MLX5X_CMD_OP_NOP, 0);
+	is_u(th_exec_slot(&t, 31, in, 16, out, 16), MLX5X_CMD_DELIV_BAD_DESC,
+	     "a regular command in the MANAGE_PAGES slot is refused");
+	is_u(th_exec_slot(&t, 7, in, 16, out, 16), 0,
+	     "the same command in slot 7 runs");
+
+	th_build(&t, 3, in, 16, 16, &c);
+	lay(&t, &c)[MLX5X_CMD_LAY_STATUS_OWN_OFF] = 0;	/* owned by software */
+	is_u(th_ring(&t, &c), 0, "a doorbell for a slot the driver owns...");
+	is_u(t.e.cmdq.spurious, 1, "... is ignored and counted");
+
+	/* one doorbell with several bits executes every slot */
+	{
+		struct th_cmd a, b2;
+		uint8_t v[4];
+
+		th_build(&t, 1, in, 16, 16, &a);
+		th_build(&t, 2, in, 16, 16, &b2);
+		put_be32(v, 0x6);
+		emu_bar0_write(&t.e, MLX5X_ISEG_CMD_DBELL_OFF, v, 4);
+		emu_run_pending(&t.e);
+		ok(!(lay(&t, &a)[MLX5X_CMD_LAY_STATUS_OWN_OFF] & 1) &&
+		   !(lay(&t, &b2)[MLX5X_CMD_LAY_STATUS_OWN_OFF] & 1),
+		   "one doorbell with two bits completes both slots");
+	}
+	th_teardown(&t);
+}
+
+static void test_status(void)
+{
+	uint8_t in[16] = { 0 }, out[16];
+	struct th t;
+
+	th_setup(&t);
+	th_hdr(in, 0x0777, 0);
+	is_u(th_status(&t, in, 16, out, 16), MLX5X_CMD_STAT_BAD_OP,
+	     "unknown opcode -> BAD_OP");
+	ok(th_syndrome(out) != 0, "... with a syndrome");
+	th_hdr(in, MLX5X_CMD_OP_QUERY_ISSI, 0);
+	{
+		uint8_t big[MLX5X_QUERY_ISSI_OUT_LEN];
+
+		is_u(th_status(&t, in, 16, big, sizeof(big)),
+		     MLX5X_CMD_STAT_BAD_SYS_STATE,
+		     "QUERY_ISSI before ENABLE_HCA -> BAD_SYS_STATE");
+	}
+	th_enable_hca(&t);
+	is_u(th_status(&t, in, 16, out, 16), MLX5X_CMD_STAT_BAD_OUTP_LEN,
+	     "QUERY_ISSI with a 16-byte output -> BAD_OUTP_LEN");
+	th_hdr(in, MLX5X_CMD_OP_NOP, 0);
+	PSET(in, MLX5X_CMD_IN_UID, 5);
+	is_u(th_status(&t, in, 16, out, 16), MLX5X_CMD_STAT_BAD_PARAM,
+	     "a uid without user contexts -> BAD_PARAM");
+	th_hdr(in, MLX5X_CMD_OP_SET_HCA_CAP, 0);
+	PSET(in, MLX5X_CMD_IN_UID, 0);
+	is_u(th_status(&t, in, 16, out, 16), MLX5X_CMD_STAT_BAD_INP_LEN,
+	     "SET_HCA_CAP with 16 input bytes -> BAD_INP_LEN");
+	is_u(t.e.stats.cmd_failed, 5, "failures counted");
+	th_teardown(&t);
+}
+
+/*
+ * Completion by EQE only once an EQ subscribed to command events exists
+ * before the command: never for the CREATE_EQ making it.
+ */
+static void test_cmd_eqe(void)
+{
+	uint8_t in[16] = { 0 }, out[16], *ring;
+	int efd = eventfd(0, EFD_NONBLOCK);
+	uint64_t ring_iova, cnt = 0;
+	struct th t;
+	uint32_t eqn;
+	uint8_t v[4];
+
+	th_setup(&t);
+	irq_assign(&t.e.irq, 0, 1, &efd);
+	th_init_hca(&t);
+	eqn = th_create_eq(&t, 3, 1ull << MLX5X_EVENT_CMD, 0, &ring_iova);
+	ring = th_host(&t, ring_iova);
+	is_u(t.e.cmdq.eqes, 0, "no completion EQE for the CREATE_EQ of the command EQ");
+	ok(ring[MLX5X_EQE_OWNER_OFF] == 1, "... its ring is untouched");
+	/* arm it, as the driver does before switching to events */
+	put_be32(v, eqn << 24);
+	emu_bar0_write(&t.e, t.uar * 4096ull + MLX5X_UAR_EQ_ARM_OFF, v, 4);
+	th_hdr(in, MLX5X_CMD_OP_NOP, 0);
+	th_exec_slot(&t, 5, in, 16, out, 16);
+	is_u(t.e.cmdq.eqes, 1, "the next command completes by EQE too");
+	is_u(ring[MLX5X_EQE_TYPE_OFF], MLX5X_EVENT_CMD, "... type CMD");
+	is_u(get_be32(ring + MLX5X_EQE_CMD_VECTOR_OFF), 1u << 5,
+	     "... vector = the slot's bit");
+	is_u(ring[MLX5X_EQE_OWNER_OFF], 0, "... owner 0 on the first lap");
+	ok(read(efd, &cnt, 8) == 8 && cnt == 1, "... and MSI-X vector 0 fired");
+	th_exec_slot(&t, 5, in, 16, out, 16);
+	ok(read(efd, &cnt, 8) < 0, "no interrupt while the EQ is not re-armed");
+	memset(in, 0, 16);
+	th_hdr(in, MLX5X_CMD_OP_DESTROY_EQ, 0);
+	PSET(in, MLX5X_DESTROY_EQ_IN_EQ_NUMBER, eqn);
+	is_u(th_status(&t, in, 16, out, 16), 0, "destroy the command EQ");
+	is_u(t.e.cmdq.eqes, 2, "... its own DESTROY_EQ gets no EQE");
+	close(efd);
+	th_teardown(&t);
+}
+
+static void test_faults(void)
+{
+	uint8_t in[16] = { 0 };
+	struct emu_opts o;
+	struct th_cmd c;
+	struct th t;
+
+	th_default_opts(&o);
+	o.fault.timeout_op = MLX5X_CMD_OP_NOP;
+	o.fault.status_op = MLX5X_CMD_OP_QUERY_ISSI;
+	o.fault.status = MLX5X_CMD_STAT_INT_ERR;
+	o.fault.syndrome = 0x1234;
+	o.fault.status_nth = 2;
+	th_setup_opts(&t, &o);
+	th_enable_hca(&t);
+	th_hdr(in, MLX5X_CMD_OP_NOP, 0);
+	th_build(&t, 0, in, 16, 16, &c);
+	is_u(th_ring(&t, &c), -1, "fault-cmd-timeout: NOP stays owned by the device");
+	th_hdr(in, MLX5X_CMD_OP_QUERY_ISSI, 0);
+	{
+		uint8_t o2[MLX5X_QUERY_ISSI_OUT_LEN];
+
+		is_u(th_status(&t, in, 16, o2, sizeof(o2)), 0,
+		     "fault-cmd-status: first QUERY_ISSI passes (nth = 2)");
+		is_u(th_status(&t, in, 16, o2, sizeof(o2)), MLX5X_CMD_STAT_INT_ERR,
+		     "... the second fails with the injected status");
+		is_u(th_syndrome(o2), 0x1234, "... and syndrome");
+	}
+	th_teardown(&t);
+}
+
+int main(void)
+{
+	test_good();
+	test_input_chain();
+	test_bad_chains();
+	test_bad_input_chain();
+	test_slots();
+	test_status();
+	test_cmd_eqe();
+	test_faults();
+	return tap_done();
+}
