@@ -133,6 +133,8 @@ struct eng {
 	struct eng_link timers;	/* QPs with timer_at */
 	struct wire *wire;	/* the link the port is attached to */
 	struct wire *own_wire;	/* the loopback wire, allocated here */
+	void *scratch;		/* one parsed send WQE (struct swqe) */
+	uint32_t err_qps;	/* QPs in the error state */
 	struct eng_stats st;
 };
 

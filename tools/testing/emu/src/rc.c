@@ -263,7 +263,7 @@ static void post_flush(struct emu *e, struct emu_cq *cq, struct emu_qp *qp,
 void qp_flush(struct emu *e, struct emu_qp *qp)
 {
 	struct eng_qp *r = &qp->eng;
-	struct swqe *w = e->eng_scratch;
+	struct swqe *w = e->eng.scratch;
 	uint16_t pi;
 	uint32_t n;
 
@@ -392,10 +392,6 @@ static void ack_upto(struct emu_qp *qp, uint32_t psn)
 
 		if (s->flags & (SQE_DONE | SQE_ERROR))
 			continue;
-		if (!s->npkt) {
-			s->flags |= SQE_DONE;	/* local: done in order */
-			continue;
-		}
 		if (psn_diff(last, psn) > 0)
 			break;
 		if (!(s->flags & SQE_SENT))
@@ -491,7 +487,7 @@ static uint32_t wqe_pkts(const struct swqe *w, uint32_t mtu)
 static bool req_fetch(struct emu *e, struct emu_qp *qp)
 {
 	struct eng_qp *r = &qp->eng;
-	struct swqe *w = e->eng_scratch;
+	struct swqe *w = e->eng.scratch;
 	struct sq_ent *s;
 	uint16_t pi;
 	int synd;
@@ -529,7 +525,7 @@ static bool req_fetch(struct emu *e, struct emu_qp *qp)
 	s->psn = r->npsn;
 	r->npsn = psn_add(r->npsn, s->npkt);
 	if (!s->npkt)
-		s->flags |= SQE_SENT;
+		s->flags |= SQE_SENT | SQE_DONE;	/* local: completes in order */
 	return true;
 }
 
@@ -627,7 +623,7 @@ static bool req_tx_one(struct emu *e, struct emu_qp *qp, uint64_t now)
 {
 	struct eng_qp *r = &qp->eng;
 	struct sq_ent *s = ent_at(qp, r->tx);
-	struct swqe *w = e->eng_scratch;
+	struct swqe *w = e->eng.scratch;
 	struct wire_pkt *p;
 	int synd = 0;
 
@@ -635,10 +631,19 @@ static bool req_tx_one(struct emu *e, struct emu_qp *qp, uint64_t now)
 		r->tx++;
 		return true;
 	}
+	if (r->err_pending)
+		return false;
 	synd = sq_fetch(e, qp, s->idx, w);
+	if (!synd && qp_is_ud(qp))
+		synd = ud_send(e, qp, w, now);
 	if (synd) {
 		fail_ent(qp, r->tx, (uint8_t)synd);
 		return false;
+	}
+	if (qp_is_ud(qp)) {
+		s->flags |= SQE_SENT | SQE_DONE;
+		r->tx++;
+		return true;
 	}
 	if (s->flags & SQE_RDATOM)
 		p = build_rdatom(qp, s, w);
@@ -692,7 +697,7 @@ static bool req_step(struct emu *e, struct emu_qp *qp, uint64_t now)
 static void rsp_read(struct emu *e, struct emu_qp *qp, struct wire_pkt *p)
 {
 	uint32_t i = ent_of_psn(qp, p->psn), mtu = qp_mtu(qp);
-	struct swqe *w = e->eng_scratch;
+	struct swqe *w = e->eng.scratch;
 	struct sq_ent *s;
 
 	if (i == qp->eng.ring_n)
@@ -720,7 +725,7 @@ static void rsp_read(struct emu *e, struct emu_qp *qp, struct wire_pkt *p)
 static void rsp_atomic(struct emu *e, struct emu_qp *qp, struct wire_pkt *p)
 {
 	uint32_t i = ent_of_psn(qp, p->psn);
-	struct swqe *w = e->eng_scratch;
+	struct swqe *w = e->eng.scratch;
 	struct sq_ent *s;
 	uint8_t le[8];
 	unsigned int b;
@@ -884,8 +889,9 @@ static void resp_fail(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
 
 	if (!is_rc(qp)) {
 		/* UC: the message is dropped, the QP stays */
-		r->cur_drop = true;
+		r->cur_drop = !p->last;
 		r->cur_op = RXM_NONE;
+		r->epsn = psn_add(p->psn, p->npkt);
 		return;
 	}
 	send_ack(e, qp, p->psn, AETH_NAK | nak, now);
@@ -1174,10 +1180,11 @@ static void rx_duplicate(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
 	struct eng_qp *r = &qp->eng;
 
 	if (p->op == PKT_READ_REQ) {
-		if (r->rd.active)
-			return;
+		uint32_t epsn = r->epsn;
+
+		/* a READ is answered again from the memory as it is now */
 		rx_read(e, qp, p, now);
-		r->epsn = psn_add(r->epsn, 0);	/* unchanged below */
+		r->epsn = epsn;
 		return;
 	}
 	if ((p->op == PKT_CMP_SWAP || p->op == PKT_FETCH_ADD) &&
@@ -1367,7 +1374,8 @@ bool qp_step(struct emu *e, struct emu_qp *qp, uint64_t now)
 void qp_timer_fired(struct emu *e, struct emu_qp *qp, uint64_t now)
 {
 	struct eng_qp *r = &qp->eng;
-	uint32_t i;
+	struct sq_ent *s;
+	uint32_t i, psn;
 
 	if (r->rnr_wait) {
 		r->rnr_wait = false;
@@ -1382,8 +1390,11 @@ void qp_timer_fired(struct emu *e, struct emu_qp *qp, uint64_t now)
 		if (!(ent_at(qp, i)->flags & (SQE_DONE | SQE_ERROR)) &&
 		    ent_at(qp, i)->npkt)
 			break;
-	if (i == r->ring_n) {
+	if (i == r->ring_n ||
+	    (!(ent_at(qp, i)->flags & SQE_SENT) && !ent_at(qp, i)->sent)) {
+		/* nothing is waiting for an answer */
 		r->wait_ack = false;
+		eng_qp_ready(e, qp);
 		return;
 	}
 	if (!r->retry_left) {
@@ -1395,7 +1406,11 @@ void qp_timer_fired(struct emu *e, struct emu_qp *qp, uint64_t now)
 	r->retry_left--;
 	emu_dbg("QP 0x%x: ACK timeout, retransmitting from PSN 0x%x",
 		qp->qpn, ent_at(qp, i)->psn);
-	rewind_to(qp, psn_add(r->last_acked, 1));
+	s = ent_at(qp, i);
+	psn = psn_add(r->last_acked, 1);
+	if (psn_diff(psn, s->psn) < 0 || psn_diff(psn, s->psn) >= (int32_t)s->npkt)
+		psn = s->psn;
+	rewind_to(qp, psn);
 	if (r->tx > i)
 		r->tx = i;
 	eng_qp_timer(e, qp, now + ack_timeout_ns(qp));
