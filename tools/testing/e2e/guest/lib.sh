@@ -30,6 +30,11 @@ excerpt() {
 	grep -v '^\s*$' "$1" 2>/dev/null | tail -n "${2:-2}" | tr '\t\n' '  ' | cut -c1-200
 }
 
+# dmesg_tail WORD: the last two kernel log lines mentioning WORD, one line.
+dmesg_tail() {
+	dmesg | grep -i -- "$1" | tail -n 2 | sed 's/^\[ *[0-9.]*\] //' | tr '\n' ' ' | cut -c1-300
+}
+
 # rc_detail RC: human text for a command's exit code under timeout(1).
 rc_detail() {
 	case $1 in
