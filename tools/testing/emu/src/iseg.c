@@ -90,7 +90,10 @@ uint32_t iseg_read32(struct emu *e, uint32_t off)
 	case MLX5X_ISEG_INTERNAL_TIMER_L_OFF:
 		return (uint32_t)t;
 	case MLX5X_ISEG_HEALTH_COUNTER_OFF:
-		return (uint32_t)(t / HEALTH_TICK_NS);
+		/* time-based, and never the same value twice in a row */
+		s->health_counter = MAX(s->health_counter + 1,
+					(uint32_t)(t / HEALTH_TICK_NS));
+		return s->health_counter;
 	default:
 		/* cmd_exec_to, cmd_q_init_to (0: no DTOR), real time, ... */
 		return 0;

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BAR0: the initialization segment (versions, command queue address,
+ * nic_interface, initializing handshake, health buffer and counter,
+ * timer), the health fault, and accesses outside any register.
+ */
+#include "harness.h"
+
+static uint32_t rd32(struct th *t, uint32_t off)
+{
+	uint8_t b[4];
+
+	emu_bar0_read(&t->e, off, b, 4);
+	return get_be32(b);
+}
+
+static void wr32(struct th *t, uint32_t off, uint32_t v)
+{
+	uint8_t b[4];
+
+	put_be32(b, v);
+	emu_bar0_write(&t->e, off, b, 4);
+}
+
+static void test_registers(void)
+{
+	struct emu_opts o;
+	struct th t;
+	uint8_t b[8];
+	uint32_t v;
+
+	th_default_opts(&o);
+	o.init_delay_ms = 60000;	/* still initializing for the test */
+	th_setup_opts(&t, &o);
+	is_u(rd32(&t, MLX5X_ISEG_FW_REV_OFF), 35u << 16 | 16, "fw_rev: minor 35, major 16");
+	is_u(rd32(&t, MLX5X_ISEG_CMDIF_REV_OFF), 5u << 16 | 4030,
+	     "cmdif rev 5, sub-minor 4030");
+	ok(rd32(&t, MLX5X_ISEG_INITIALIZING_OFF) & MLX5X_ISEG_INITIALIZING_MASK,
+	   "right after reset the firmware is initializing");
+	ok(!(rd32(&t, MLX5X_ISEG_INITIALIZING_OFF) & MLX5X_ISEG_EMBEDDED_CPU_MASK),
+	   "... and is not an embedded CPU function");
+	v = rd32(&t, MLX5X_ISEG_CMDQ_ADDR_L_SZ_OFF);
+	is_u(v & 0xff, 0x56, "32 command slots of 64 bytes (log_sz 5, log_stride 6)");
+	is_u(v & MLX5X_ISEG_CMDQ_ADDR_L_MASK, (uint32_t)t.cmdq,
+	     "the command queue address reads back");
+	is_u(v & MLX5X_ISEG_NIC_IFC_MASK, 0, "nic_interface: full driver");
+	wr32(&t, MLX5X_ISEG_CMDQ_ADDR_L_SZ_OFF, (uint32_t)t.cmdq |
+	     MLX5X_NIC_IFC_DISABLED << 8);
+	is_u(rd32(&t, MLX5X_ISEG_CMDQ_ADDR_L_SZ_OFF) & MLX5X_ISEG_NIC_IFC_MASK,
+	     MLX5X_NIC_IFC_DISABLED << 8, "the driver's nic_interface reads back");
+	wr32(&t, MLX5X_ISEG_CMDQ_ADDR_L_SZ_OFF, (uint32_t)t.cmdq);
+	ok(rd32(&t, MLX5X_ISEG_HEALTH_FW_VER_OFF) != 0xffffffff,
+	   "health fw_ver is not all-ones (that means PCI dead)");
+	is_u(rd32(&t, MLX5X_ISEG_HEALTH_SYND_OFF), 0, "no health syndrome");
+	is_u(rd32(&t, MLX5X_ISEG_CMD_Q_INIT_TO_OFF), 0,
+	     "cmd_q_init_to 0: no DTOR register needed");
+	v = rd32(&t, MLX5X_ISEG_HEALTH_COUNTER_OFF);
+	ok(rd32(&t, MLX5X_ISEG_HEALTH_COUNTER_OFF) != v,
+	   "the health counter advances between two polls");
+	emu_bar0_read(&t.e, MLX5X_ISEG_HEALTH_SYND_OFF + 1, b, 1);
+	is_u(b[0], 0, "a one-byte read of synd");
+	emu_bar0_read(&t.e, MLX5X_ISEG_FW_REV_OFF + 2, b, 4);
+	ok(b[0] == 0 && b[1] == 16 && b[2] == 0 && b[3] == 5,
+	   "a read across two registers returns both halves");
+	wr32(&t, MLX5X_ISEG_FW_REV_OFF, 0x12345678);
+	is_u(rd32(&t, MLX5X_ISEG_FW_REV_OFF), 35u << 16 | 16, "fw_rev is read-only");
+	emu_bar0_write(&t.e, MLX5X_ISEG_CMD_DBELL_OFF + 1, b, 2);
+	is_u(t.e.stats.bar_bad, 2, "read-only and unaligned writes are counted");
+	memset(b, 0x55, 8);
+	emu_bar0_read(&t.e, EMU_BAR0_SIZE - 4, b, 8);
+	ok(b[0] == 0 && b[7] == 0, "a read running past BAR0 returns zeros");
+	th_teardown(&t);
+}
+
+static void test_health_fault(void)
+{
+	uint8_t in[16] = { 0 }, out[16];
+	struct emu_opts o;
+	struct th t;
+
+	th_default_opts(&o);
+	o.fault.health_synd = 0x0a;
+	o.fault.health_delay_ms = 0;
+	th_setup_opts(&t, &o);
+	ok(!(rd32(&t, MLX5X_ISEG_INITIALIZING_OFF) & MLX5X_ISEG_INITIALIZING_MASK),
+	   "with no init delay the firmware is ready at once");
+	is_u(rd32(&t, MLX5X_ISEG_HEALTH_SYND_OFF), 0, "no syndrome before INIT_HCA");
+	th_init_hca(&t);
+	is_u(rd32(&t, MLX5X_ISEG_HEALTH_SYND_OFF) >> 16 & 0xff, 0x0a,
+	     "fault-health: the syndrome shows after INIT_HCA");
+	th_hdr(in, MLX5X_CMD_OP_NOP, 0);
+	is_u(th_status(&t, in, 16, out, 16), 0, "... commands still work");
+	th_teardown(&t);
+}
+
+int main(void)
+{
+	test_registers();
+	test_health_fault();
+	return tap_done();
+}
