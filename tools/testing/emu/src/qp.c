@@ -11,7 +11,6 @@
 #include <stdlib.h>
 
 #include "cmd.h"
-#include "engine.h"
 #include "log.h"
 
 #define EMU_FILE_ID FILE_QP
@@ -170,7 +169,6 @@ int h_modify_qp(struct cmd_ctx *c)
 	struct emu_qp *qp = get_qp(c);
 	uint32_t opt, groups;
 	unsigned int i, t;
-	uint8_t from;
 
 	if (c->op_mod)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
@@ -194,11 +192,9 @@ int h_modify_qp(struct cmd_ctx *c)
 	}
 	cmd_detail(c, "qpn=0x%x %s->%s", qp->qpn, state_name(qp->state),
 		   state_name(transitions[t].to));
-	from = qp->state;
 	qp->state = transitions[t].to;
 	PSET(qp->qpc, MLX5X_QPC_STATE, qp->state);
 	qp->transitions++;
-	eng_qp_modified(c->e, qp, from);
 	return 0;
 }
 
@@ -365,7 +361,6 @@ int h_destroy_qp(struct cmd_ctx *c)
 	objtab_del(&c->e->obj[OBJ_QP], qp->qpn);
 	qp_get_refs(qp, -1);
 	cmd_detail(c, "qpn=0x%x state=%s", qp->qpn, state_name(qp->state));
-	eng_qp_release(c->e, qp);
 	pas_free(&qp->pas);
 	free(qp);
 	return 0;
