@@ -31,6 +31,9 @@ FAILS=0
 T0=$SECONDS
 
 mkdir -p "$RESULTS" "$OUT"
+# One run per checkout at a time: the scratch copies and results are shared.
+exec 9>"$OUT/.lock"
+flock -n 9 || { echo "[compat] waiting for another make compat run to finish"; flock 9; }
 : > "$TSV"
 
 log() { printf '[compat %s +%ds] %s\n' "$(date +%T)" $((SECONDS - T0)) "$*"; }

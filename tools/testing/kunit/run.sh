@@ -41,7 +41,6 @@ FAILS=0
 DEBUG_KCONFIG="CONFIG_DEBUG_KERNEL=y CONFIG_KASAN=y CONFIG_PROVE_LOCKING=y"
 
 mkdir -p "$RESULTS" "$OUT" "$K"
-: > "$TSV"
 
 log() { printf '[kunit %s +%ds] %s\n' "$(date +%T)" $((SECONDS - T0)) "$*"; }
 
@@ -144,12 +143,14 @@ run_sparse() {
 main() {
 	local src tree=$K/tree rc kargs=() opt ticker
 
-	host_deps || { result setup fail "cannot install host packages"; exit 1; }
-	src=$("$HERE/linux-source.sh") || { result setup fail "no kernel source"; exit 1; }
-
-	# One run at a time: the tree copy and the build dir are shared.
+	# One run at a time: the tree copy, the build dir and (for runs from
+	# the same checkout) the logs and the results file are shared.
 	exec 9>"$K/run.lock"
 	flock -n 9 || { log "waiting for another make kunit run to finish"; flock 9; }
+	: > "$TSV"
+
+	host_deps || { result setup fail "cannot install host packages"; exit 1; }
+	src=$("$HERE/linux-source.sh") || { result setup fail "no kernel source"; exit 1; }
 
 	log "grafting $DRV into a hard-link copy of $(basename "$src")"
 	graft "$src" "$tree" || { result graft fail "see log"; exit 1; }
