@@ -191,6 +191,8 @@ int h_set_driver_version(struct cmd_ctx *c)
 {
 	struct emu_hca *h = &c->e->hca;
 
+	if (c->op_mod)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 	memcpy(h->driver_version, c->in + MLX5X_SET_DRIVER_VERSION_IN_VERSION_OFF,
 	       64);
 	h->driver_version[64] = 0;
@@ -200,6 +202,8 @@ int h_set_driver_version(struct cmd_ctx *c)
 
 int h_query_special_contexts(struct cmd_ctx *c)
 {
+	if (c->op_mod)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 	/* no special mkeys are advertised; the reserved lkey is fixed */
 	put_be32(c->out + MLX5X_QUERY_SPECIAL_CONTEXTS_OUT_RESD_LKEY_OFF,
 		 0x100);
@@ -208,6 +212,7 @@ int h_query_special_contexts(struct cmd_ctx *c)
 
 int h_nop(struct cmd_ctx *c)
 {
-	(void)c;
+	if (c->op_mod)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 	return 0;
 }

@@ -193,6 +193,8 @@ int h_query_cq(struct cmd_ctx *c)
 /* moderation and resize are not advertised (cq_moderation, cq_resize) */
 int h_modify_cq(struct cmd_ctx *c)
 {
+	if (c->op_mod > MLX5X_MODIFY_CQ_OPMOD_RESIZE)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 	if (!get_cq(c))
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
 	return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
@@ -308,6 +310,8 @@ int h_query_srq(struct cmd_ctx *c)
 /* the SRQ limit event is not generated yet: accept and remember nothing */
 int h_arm_rq(struct cmd_ctx *c)
 {
+	if (c->op_mod != MLX5X_ARM_RQ_OPMOD_SRQ)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 	if (!get_srq(c))
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
 	return 0;
