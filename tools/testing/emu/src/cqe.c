@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Completion queue entries and the asynchronous events of the engine.
+ *
+ * A CQE goes to the slot of the producer counter, 64 or 128 bytes (the
+ * 64-byte entry is the second half of a 128-byte slot), body first and
+ * the opcode/owner byte last.  Before writing, the device reads the
+ * consumer counter software keeps in the CQ doorbell record: a full CQ is
+ * an overrun, which stops the CQ and raises a CQ error event, unless the
+ * CQ was created to ignore overruns (oi).  After writing, the arm
+ * condition is checked (cq_arm.c).
+ */
+#include <errno.h>
+
+#include "engine.h"
+#include "log.h"
+
+void cq_error_event(struct emu *e, struct emu_cq *cq, uint8_t synd)
+{
+	struct emu_eq *eq = eq_find_for_event(e, MLX5X_EVENT_CQ_ERROR);
+	uint8_t data[28] = { 0 };
+
+	cq->eng.error = true;
+	PSET(cq->cqc, MLX5X_CQC_STATUS, synd == MLX5X_CQ_ERR_SYND_OVERRUN ?
+	     0x9 : 0xa);
+	emu_warn("CQ %u: %s, CQ stopped", cq->cqn,
+		 synd == MLX5X_CQ_ERR_SYND_OVERRUN ? "overrun" : "access error");
+	if (!eq)
+		return;
+	put_be32(data + MLX5X_EQE_CQ_ERR_CQN_OFF - MLX5X_EQE_DATA_OFF,
+		 cq->cqn & MLX5X_EQE_CQ_ERR_CQN_MASK);
+	data[MLX5X_EQE_CQ_ERR_SYNDROME_OFF - MLX5X_EQE_DATA_OFF] = synd;
+	if (!eq_post(e, eq, MLX5X_EVENT_CQ_ERROR, 0, data))
+		e->eng.st.async_events++;
+}
+
+static void async_event(struct emu *e, uint8_t type, uint8_t qtype,
+			uint32_t num)
+{
+	struct emu_eq *eq = eq_find_for_event(e, type);
+	uint8_t data[28] = { 0 };
+
+	if (!eq)
+		return;
+	data[MLX5X_EQE_QP_SRQ_TYPE_OFF - MLX5X_EQE_DATA_OFF] = qtype;
+	put_be32(data + MLX5X_EQE_QP_SRQ_NUM_OFF - MLX5X_EQE_DATA_OFF,
+		 num & MLX5X_EQE_QP_SRQ_NUM_MASK);
+	if (!eq_post(e, eq, type, 0, data))
+		e->eng.st.async_events++;
+}
+
+void eng_qp_event(struct emu *e, struct emu_qp *qp, uint8_t type)
+{
+	async_event(e, type, MLX5X_EVENT_QUEUE_TYPE_QP, qp->qpn);
+}
+
+void eng_srq_event(struct emu *e, struct emu_srq *srq, uint8_t type)
+{
+	async_event(e, type, MLX5X_EVENT_QUEUE_TYPE_QP, srq->srqn);
+}
+
+static uint32_t cq_slots(const struct emu_cq *cq)
+{
+	return 1u << cq->log_size;
+}
+
+/* does the CQ have room?  Reads the consumer counter software keeps */
+static int cq_room(struct emu *e, struct emu_cq *cq)
+{
+	uint8_t b[4];
+	uint32_t ci;
+
+	if (gm_read(&e->gm, cq->dbr + MLX5X_CQ_DBR_CI_OFF, b, sizeof(b))) {
+		cq_error_event(e, cq, MLX5X_CQ_ERR_SYND_ACCESS);
+		return -EFAULT;
+	}
+	ci = get_be32(b) & MLX5X_CQ_DBR_CI_MASK;
+	if (cq->oi || ((cq->prod - ci) & MLX5X_CQ_DBR_CI_MASK) < cq_slots(cq))
+		return 0;
+	cq->eng.overruns++;
+	cq_error_event(e, cq, MLX5X_CQ_ERR_SYND_OVERRUN);
+	return -ENOSPC;
+}
+
+static bool is_error(uint8_t opcode)
+{
+	return opcode == MLX5X_CQE_REQ_ERR || opcode == MLX5X_CQE_RESP_ERR;
+}
+
+static void fill(struct emu *e, struct emu_qp *qp, const struct cqe_info *ci,
+		 uint8_t *c)
+{
+	uint32_t uidx = ci->srqn;
+
+	if (qp && CAP(e, MLX5X_CAP_CQE_VERSION) == 1)
+		uidx = QPC(qp, MLX5X_QPC_USER_INDEX);
+	PSET(c, MLX5X_CQE_SRQN_UIDX, uidx);
+	PSET(c, MLX5X_CQE_QPN, qp ? qp->qpn : 0);
+	PSET(c, MLX5X_CQE_WQE_COUNTER, ci->wqe_counter);
+	put_be64(c + MLX5X_CQE_TIMESTAMP_OFF, now_ns() - e->iseg.t0_ns);
+	if (is_error(ci->opcode)) {
+		PSET(c, MLX5X_ERR_CQE_SYNDROME, ci->syndrome);
+		PSET(c, MLX5X_ERR_CQE_VENDOR_SYND, ci->vendor);
+		PSET(c, MLX5X_ERR_CQE_WQE_OPCODE, ci->wqe_opcode);
+		return;
+	}
+	PSET(c, MLX5X_CQE_BYTE_CNT, ci->byte_cnt);
+	if (ci->opcode == MLX5X_CQE_REQ) {
+		PSET(c, MLX5X_CQE_SOP_DROP, ci->wqe_opcode);
+		return;
+	}
+	/* responder */
+	if (ci->imm_valid)
+		memcpy(c + MLX5X_CQE_IMM_INVAL_PKEY_OFF, ci->imm, 4);
+	else
+		put_be32(c + MLX5X_CQE_IMM_INVAL_PKEY_OFF, ci->pkey_index);
+	PSET(c, MLX5X_CQE_RQPN, ci->rqpn);
+	PSET(c, MLX5X_CQE_SL, ci->sl);
+	PSET(c, MLX5X_CQE_GRH, ci->grh ? 1 : 0);
+	PSET(c, MLX5X_CQE_SLID, ci->slid);
+}
+
+int cq_post(struct emu *e, struct emu_cq *cq, struct emu_qp *qp,
+	    const struct cqe_info *ci)
+{
+	uint32_t len = 1u << cq->log_cqe_size;
+	uint8_t slot[128] = { 0 };
+	uint8_t *c = slot + len - MLX5X_CQE_LEN;
+	uint64_t off = (uint64_t)(cq->prod & (cq_slots(cq) - 1)) << cq->log_cqe_size;
+	uint8_t own = (cq->prod >> cq->log_size) & 1;
+
+	if (cq->eng.error || cq_room(e, cq))
+		return -EIO;
+	fill(e, qp, ci, c);
+	c[MLX5X_CQE_OP_OWN_OFF] = (uint8_t)(ci->opcode << MLX5X_CQE_OPCODE_SHIFT) |
+				  (ci->se ? MLX5X_CQE_SE_MASK : 0) | own;
+	/* the body, then the byte that hands the entry to software */
+	if (pas_write(e, &cq->pas, off, slot, len - 1))
+		goto fault;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	if (pas_write(e, &cq->pas, off + len - 1, slot + len - 1, 1))
+		goto fault;
+	cq->prod++;
+	if (ci->se || is_error(ci->opcode))
+		cq->eng.sol_prod = cq->prod;
+	cq->eng.cqes++;
+	e->eng.st.cqes++;
+	cq_arm_check(e, cq);
+	return 0;
+fault:
+	cq_error_event(e, cq, MLX5X_CQ_ERR_SYND_ACCESS);
+	return -EFAULT;
+}
