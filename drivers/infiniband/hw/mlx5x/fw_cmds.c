@@ -292,8 +292,8 @@ void mlx5x_fw_create_eq_encode(void *in, const struct mlx5x_eq_params *p)
 	size_t npages = (mlx5x_fw_create_eq_inlen(p->log_nent) -
 			 MLX5X_CREATE_EQ_IN_PAS_OFF) / sizeof(__be64);
 	__be64 *pas = in + MLX5X_CREATE_EQ_IN_PAS_OFF;
-	/* Word 3 of the bitmask holds event types 0..63. */
-	__be64 *mask = in + MLX5X_CREATE_EQ_IN_EVENT_BITMASK_OFF + 3 * sizeof(__be64);
+	/* The first of the four bitmask words holds event types 0..63. */
+	__be64 *mask = in + MLX5X_CREATE_EQ_IN_EVENT_BITMASK_OFF;
 	size_t i;
 
 	fw_hdr(in, MLX5X_CMD_OP_CREATE_EQ, 0);

@@ -11,10 +11,10 @@
  *   caps      HOST_ENDIANNESS, QUERY/SET_HCA_CAP
  *   initpg    QUERY_PAGES init + MANAGE_PAGES   (reclaimed by bootpg)
  *   init      INIT_HCA                          / TEARDOWN_HCA
- *   query     QUERY_HCA_CAP current, QUERY_ADAPTER
+ *   query     QUERY_HCA_CAP current
  *   uar       ALLOC_UAR + map                   / DEALLOC_UAR
  *   eqs       MSI-X, async EQ, events mode, completion EQs / reverse
- *   ready     one summary line
+ *   ready     QUERY_ADAPTER (events mode, not fatal), summary line
  */
 #include <linux/delay.h>
 #include <linux/jiffies.h>
@@ -224,10 +224,7 @@ int mlx5x_hca_query(struct mlx5x_dev *mdev)
 	if (!err)
 		mlx5x_caps_decode(cap, &hca->caps);
 	kfree(cap);
-	if (err)
-		return err;
-	return mlx5x_fw_query_adapter_psid(&hca->cmd, hca->psid,
-					   sizeof(hca->psid));
+	return err;
 }
 
 int mlx5x_hca_uar_init(struct mlx5x_dev *mdev)
@@ -280,10 +277,30 @@ void mlx5x_hca_eqs_fini(struct mlx5x_dev *mdev)
 	mlx5x_cq_table_destroy(&hca->cqs);
 }
 
+/*
+ * The board id is only printed, so losing it (a command that fails or
+ * never completes) must not fail the probe: the engine reports the error
+ * and stays usable.
+ */
+static void hca_board_id(struct mlx5x_dev *mdev)
+{
+	struct mlx5x_hca *hca = to_hca(mdev);
+	int err;
+
+	err = mlx5x_fw_query_adapter_psid(&hca->cmd, hca->psid,
+					  sizeof(hca->psid));
+	if (err) {
+		hca->psid[0] = 0;
+		dev_warn(mlx5x_to_dev(mdev), "no board id (QUERY_ADAPTER: %d)\n",
+			 err);
+	}
+}
+
 int mlx5x_hca_ready(struct mlx5x_dev *mdev)
 {
 	struct mlx5x_hca *hca = to_hca(mdev);
 
+	hca_board_id(mdev);
 	dev_info(mlx5x_to_dev(mdev),
 		 "ready: fw %u.%u.%u, board %s, %u port(s) (%s), ISSI %u, %u EQs (1 async + %u comp) on %u MSI-X vectors, %u fw pages, %lld commands, %lld ms\n",
 		 mdev->fw.major, mdev->fw.minor, mdev->fw.sub,

@@ -327,9 +327,11 @@ static void create_eq_encoding(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(eqc, MLX5X_EQC_INTR), 2);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(pas[0]), 0x7654000);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(pas[7]), 0x7654000 + 7 * 4096);
-	/* Event types 0..63 live in the last of the four mask words. */
-	KUNIT_EXPECT_EQ(test, in[MLX5X_CREATE_EQ_IN_EVENT_BITMASK_OFF + 24 + 6],
+	/* Event types 0..63 live in the first of the four mask words. */
+	KUNIT_EXPECT_EQ(test, in[MLX5X_CREATE_EQ_IN_EVENT_BITMASK_OFF + 6],
 			BIT(MLX5X_EVENT_CMD - 8));
+	KUNIT_EXPECT_EQ(test, in[MLX5X_CREATE_EQ_IN_EVENT_BITMASK_OFF + 24 + 6],
+			0);
 }
 
 static struct kunit_case mlx5x_cmd_cases[] = {
