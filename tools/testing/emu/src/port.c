@@ -66,12 +66,15 @@ void port_init(struct emu *e)
 		 "mlx5x-emu %016llx", (unsigned long long)e->opt.guid);
 }
 
-/* one port: port_num 0 (single-port default) or 1; no other vports */
+/*
+ * op_mod 0, one port (port_num 0, the single-port default, or 1) and no
+ * other vports.
+ */
 static int check_vport(struct cmd_ctx *c)
 {
 	uint32_t port = PGET(c->in, MLX5X_HCA_VPORT_IN_PORT_NUM);
 
-	if (PGET(c->in, MLX5X_HCA_VPORT_IN_OTHER_VPORT) ||
+	if (c->op_mod || PGET(c->in, MLX5X_HCA_VPORT_IN_OTHER_VPORT) ||
 	    PGET(c->in, MLX5X_HCA_VPORT_IN_VPORT_NUMBER) || port > 1)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 	return 0;
@@ -82,9 +85,8 @@ int h_query_hca_vport_context(struct cmd_ctx *c)
 	uint8_t *ctx = c->out + MLX5X_HCA_VPORT_CONTEXT_OFF;
 	struct emu_port *p = &c->e->port;
 
-	if (c->op_mod || check_vport(c))
-		return c->status ? c->status :
-		       CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (check_vport(c))
+		return c->status;
 	PSET(ctx, MLX5X_HVC_HAS_SMI, 1);
 	PSET(ctx, MLX5X_HVC_PORT_PHYSICAL_STATE, p->phys_state);
 	PSET(ctx, MLX5X_HVC_PORT_STATE, p->state);
@@ -110,9 +112,8 @@ int h_modify_hca_vport_context(struct cmd_ctx *c)
 	uint32_t perm = PGET(ctx, MLX5X_HVC_CAP_MASK1_FIELD_SELECT);
 	uint32_t val = PGET(ctx, MLX5X_HVC_CAP_MASK1);
 
-	if (c->op_mod || check_vport(c))
-		return c->status ? c->status :
-		       CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (check_vport(c))
+		return c->status;
 	/* GUIDs and state policy belong to the vport group manager */
 	if (sel & (MLX5X_HVC_SEL_PORT_GUID | MLX5X_HVC_SEL_NODE_GUID |
 		   MLX5X_HVC_SEL_STATE_POLICY))
@@ -129,9 +130,8 @@ int h_query_hca_vport_gid(struct cmd_ctx *c)
 	uint32_t idx = PGET(c->in, MLX5X_HCA_VPORT_IN_INDEX);
 	uint32_t first = idx, n = 1, i;
 
-	if (c->op_mod || check_vport(c))
-		return c->status ? c->status :
-		       CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (check_vport(c))
+		return c->status;
 	if (idx == MLX5X_HCA_VPORT_ALL_ENTRIES) {
 		first = 0;
 		n = EMU_NUM_GIDS;
@@ -154,9 +154,8 @@ int h_query_hca_vport_pkey(struct cmd_ctx *c)
 	uint32_t idx = PGET(c->in, MLX5X_HCA_VPORT_IN_INDEX);
 	uint32_t first = idx, n = 1, i;
 
-	if (c->op_mod || check_vport(c))
-		return c->status ? c->status :
-		       CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (check_vport(c))
+		return c->status;
 	if (idx == MLX5X_HCA_VPORT_ALL_ENTRIES) {
 		first = 0;
 		n = EMU_NUM_PKEYS;
@@ -180,9 +179,8 @@ int h_query_hca_vport_pkey(struct cmd_ctx *c)
  */
 int h_query_vport_counter(struct cmd_ctx *c)
 {
-	if (c->op_mod || check_vport(c))
-		return c->status ? c->status :
-		       CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (check_vport(c))
+		return c->status;
 	return 0;
 }
 
