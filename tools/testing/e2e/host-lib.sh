@@ -62,6 +62,8 @@ build_ko() {
 		--exclude='.*.cmd' --exclude='modules.order' --exclude='Module.symvers' \
 		Kbuild drivers include 2>/dev/null) | tar xf - -C "$scr/src"
 	hlog "building mlx5x.ko for $KREL in the root tree"
+	# Shared hold on the tree (see drop_old_trees in build-rootfs.sh).
+	[ -e "$ROOT.ready" ] && exec 6< "$ROOT.ready" && flock -s 6
 	# shellcheck disable=SC2016
 	if ! ROOT=$ROOT W=$scr/src KREL=$KREL nice unshare -m --propagation private sh -c '
 		mount --bind /proc "$ROOT/proc"; mount --rbind /dev "$ROOT/dev"
@@ -81,7 +83,7 @@ build_ko() {
 		return 1
 	fi
 	cp "$ko" "$out/mlx5x.ko"
-	exec 7>&-
+	exec 7>&- 6<&-
 }
 
 # start_emu JOBDIR GUID: start the emulator on JOBDIR/vfu.sock and wait

@@ -122,6 +122,30 @@ build_tree() {
 		{ log "QEMU in the tree has no vfio-user-pci"; return 1; }
 }
 
+# Drop the trees of older recipes, but keep the newest of them (a compat or
+# KUnit run may still be reading it) and any tree still in use: users of a
+# tree (vm-run.sh, the module builds) hold a shared flock on its .ready
+# marker while they run.  What is kept goes on a later build.
+drop_old_trees() {
+	local t keep
+	keep=$(ls -1t "$CACHE"/rootfs-*.ready 2>/dev/null |
+		grep -v "/rootfs-$1.ready" | head -n1)
+	keep=${keep%.ready}
+	for t in "$CACHE"/rootfs-*; do
+		case $t in
+		"$CACHE/rootfs-$1"* | *.log | *.ready | "$keep") continue ;;
+		esac
+		[ -d "$t" ] || continue
+		if [ -e "$t.ready" ]; then
+			flock -n -x "$t.ready" rm -rf "$t" "$t.log" ||
+				{ log "keeping $t: still in use"; continue; }
+			rm -f "$t.ready"
+		else
+			rm -rf "$t" "$t.log"
+		fi
+	done
+}
+
 main() {
 	local hash
 	hash=$(recipe_hash)
@@ -143,9 +167,7 @@ main() {
 	local t0=$SECONDS
 	rm -rf "$ROOT" "$ROOT.log"
 	build_tree
-	# Drop trees of older recipes.
-	find "$CACHE" -maxdepth 1 -name 'rootfs-*' ! -name "rootfs-$hash*" \
-		-exec rm -rf {} + 2>/dev/null || true
+	drop_old_trees "$hash"
 	touch "$ROOT.ready"
 	ln -sfn "rootfs-$hash" "$CACHE/rootfs"
 	log "root tree ready in $((SECONDS - t0)) s: $ROOT ($(du -sh "$ROOT" | cut -f1))"

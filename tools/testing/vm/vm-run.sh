@@ -66,6 +66,12 @@ if [ -z "$ROOT" ]; then
 	ROOT=$("$HERE/build-rootfs.sh")
 fi
 [ -d "$ROOT/boot" ] || { log "no root tree at '$ROOT'"; exit 2; }
+# Hold the tree while QEMU runs (inherited by it): a build of a newer
+# recipe then leaves this tree alone (build-rootfs.sh, drop_old_trees).
+if [ -e "$ROOT.ready" ]; then
+	exec 6< "$ROOT.ready"
+	flock -s 6
+fi
 
 # The guest kernel is the newest vmlinuz in the tree's /boot (the tree also
 # carries newer *headers* for compat builds, but only one kernel image).
