@@ -44,7 +44,7 @@ modules_install: modules
 
 clean:
 	@if [ -f "$(KDIR)/Makefile" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
-	$(MAKE) -C $(T)/emu clean
+	if [ -f $(T)/emu/Makefile ]; then $(MAKE) -C $(T)/emu clean; fi
 	rm -rf build
 
 compat:
