@@ -49,18 +49,21 @@ if [ -z "$(lspci -d 15b3:)" ]; then
 	exit 3
 fi
 
-end=$((SECONDS + 120))
+echo "\$ grep mlx5x /proc/interrupts"
+grep mlx5x /proc/interrupts | awk '{ print "  irq", $1, $NF }'
+
+# Registration happens in probe; allow for a slow TCG guest.
+end=$((SECONDS + 30))
 dev=
 while [ $SECONDS -lt $end ]; do
 	dev=$(mlx5x_ibdev) && break
 	sleep 0.5
 done
 if [ -z "$dev" ]; then
-	echo "(mlx5x registered no RDMA device within 120 s)"
+	echo "(mlx5x is bound but registered no RDMA device: no verbs yet)"
 	show rmmod mlx5x
 	exit 5
 fi
-grep mlx5x /proc/interrupts | awk '{ print "  irq:", $1, $NF }'
 
 banner "the RDMA device"
 show ibv_devices
