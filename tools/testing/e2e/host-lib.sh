@@ -87,13 +87,15 @@ build_ko() {
 }
 
 # start_emu JOBDIR GUID: start the emulator on JOBDIR/vfu.sock and wait
-# until it listens.  Sets EMU_PID.  MLX5X_EMU_TRACE=1 adds --trace.
+# until it listens.  Sets EMU_PID.  MLX5X_EMU_TRACE=1 adds --trace;
+# MLX5X_EMU_ARGS adds options (e.g. --fault-cmd-timeout=QUERY_ADAPTER).
 start_emu() {
 	local job=$1 guid=$2 i trace=()
 	[ "${MLX5X_EMU_TRACE:-0}" = 1 ] && trace=(--trace --log "$job/emu.log")
 	rm -f "$job/vfu.sock" "$job/emu-report.txt"
 	"$EMU_BIN" --socket "$job/vfu.sock" --guid "$guid" \
-		--report "$job/emu-report.txt" "${trace[@]}" > "$job/emu.out" 2>&1 7>&- 8>&- &
+		--report "$job/emu-report.txt" "${trace[@]}" ${MLX5X_EMU_ARGS:-} \
+		> "$job/emu.out" 2>&1 7>&- 8>&- &
 	EMU_PID=$!
 	for ((i = 0; i < 300; i++)); do
 		[ -S "$job/vfu.sock" ] && return 0
