@@ -8,15 +8,20 @@
  *   cmd  0: the next CQE; 1: the next solicited (or error) CQE;
  *   sn   the arm sequence number, 2 bits, which software advances each
  *        time it reads an event.
- * The device raises one event per arm: when the CQ is armed and a new CQE
- * of the requested kind exists, whether it was written after the arm or
- * was already there when the arm arrived, it writes one EQE (type COMP,
- * with the CQN) to the CQ's EQ, which fires the EQ's MSI-X vector if the
- * EQ is armed, and disarms the CQ.  Further CQEs raise nothing until the
- * next arm.  An arm request carrying the sequence number of the arm that
- * already produced an event is stale (software has not yet seen that
- * event) and is ignored; an arm while armed keeps one arm, for the next
- * CQE if either request asked for it.
+ * The device raises one event per arm: when the CQ is armed and a CQE
+ * of the requested kind exists that is new (at or beyond ci) and not yet
+ * announced by an event (at or beyond the producer count of the last
+ * event, cqc.last_notified_index), whether it was written after the arm
+ * or was already there when the arm arrived.  It then writes one EQE
+ * (type COMP, with the CQN) to the CQ's EQ, which fires the EQ's MSI-X
+ * vector if the EQ is armed, and disarms the CQ.  Further CQEs raise
+ * nothing until the next arm.  Because announced CQEs do not count, the
+ * usual event loop (read the event, re-arm with the old ci, then poll)
+ * gets exactly one event per batch of completions.  An arm request
+ * carrying the sequence number of the arm that already produced an event
+ * is stale (software has not yet seen that event) and is ignored; an arm
+ * while armed keeps one arm, for the next CQE if either request asked
+ * for it.
  */
 #include "engine.h"
 #include "log.h"
@@ -36,6 +41,9 @@ static void raise_event(struct emu *e, struct emu_cq *cq)
 	cq->armed = false;
 	cq->eng.fired = true;
 	cq->eng.fired_sn = cq->arm_sn;
+	cq->eng.notified = cq->prod;
+	PSET(cq->cqc, MLX5X_CQC_LAST_NOTIFIED_INDEX,
+	     cq->prod & MLX5X_CQ_DB_CI_MASK);
 	put_be32(data + MLX5X_EQE_COMP_CQN_OFF - MLX5X_EQE_DATA_OFF,
 		 cq->cqn & MLX5X_EQE_COMP_CQN_MASK);
 	if (eq_post(e, cq->eq, MLX5X_EVENT_COMP, 0, data))
@@ -46,13 +54,16 @@ static void raise_event(struct emu *e, struct emu_cq *cq)
 
 void cq_arm_check(struct emu *e, struct emu_cq *cq)
 {
-	uint32_t mark;
+	uint32_t mark, from;
 
 	if (!cq->armed || cq->eng.error)
 		return;
+	/* the first CQE that is both unconsumed and unannounced */
+	from = after(cq->arm_ci, cq->eng.notified) ? cq->arm_ci :
+						      cq->eng.notified;
 	mark = cq->arm_cmd == MLX5X_CQ_DB_CMD_ARM_SOLICITED ?
 	       cq->eng.sol_prod : cq->prod;
-	if (after(mark, cq->arm_ci))
+	if (after(mark, from))
 		raise_event(e, cq);
 }
 

@@ -141,8 +141,11 @@ int cq_post(struct emu *e, struct emu_cq *cq, struct emu_qp *qp,
 	if (pas_write(e, &cq->pas, off + len - 1, slot + len - 1, 1))
 		goto fault;
 	cq->prod++;
-	if (ci->se || is_error(ci->opcode))
+	if (ci->se || is_error(ci->opcode)) {
 		cq->eng.sol_prod = cq->prod;
+		PSET(cq->cqc, MLX5X_CQC_LAST_SOLICIT_INDEX,
+		     (cq->prod - 1) & MLX5X_CQ_DBR_CI_MASK);
+	}
 	cq->eng.cqes++;
 	e->eng.st.cqes++;
 	cq_arm_check(e, cq);

@@ -23,6 +23,9 @@ struct eng_link {
 struct eng_cq {
 	/* producer count just after the last solicited or error CQE */
 	uint32_t sol_prod;
+	/* producer count when the last event was raised: CQEs before it
+	 * were announced (cqc.last_notified_index) */
+	uint32_t notified;
 	/* arm_sn of the arm request that raised the last event */
 	uint8_t fired_sn;
 	bool fired;		/* an event was raised, no arm since */
@@ -111,7 +114,7 @@ struct eng_stats {
 	uint64_t pkts, pkts_dropped, naks, rnr_naks, timeouts;
 	uint64_t cqes, cq_events, async_events, flushed;
 	uint64_t mkey_faults, dma_faults, wqe_faults;
-	uint64_t runs, sleeps;
+	uint64_t runs, busy_runs, sleeps;
 };
 
 struct eng {

@@ -267,35 +267,59 @@ static uint64_t next_deadline(struct emu *e)
 	return at;
 }
 
-uint64_t eng_run_locked(struct emu *e, uint64_t now)
+/* route what the wire delivered; false if the inbox was empty */
+static bool run_inbox(struct emu *e)
 {
 	struct eng *g = &e->eng;
-	unsigned int budget = RUN_BUDGET;
 	struct wire_pkt *in;
 
-	g->st.runs++;
-	run_timers(e, now);
 	pthread_mutex_lock(&g->kick_lock);
 	in = g->inbox;
 	g->inbox = g->inbox_tail = NULL;
 	pthread_mutex_unlock(&g->kick_lock);
+	if (!in)
+		return false;
 	while (in) {
 		struct wire_pkt *p = in;
 
 		in = in->next;
 		route(e, p);
 	}
-	while (budget-- && !link_empty(&g->ready)) {
-		struct emu_qp *qp = link_entry(g->ready.next, struct emu_qp,
-					       eng.ready);
+	return true;
+}
 
-		link_del(&qp->eng.ready);
-		qp->eng.on_ready = false;
-		if (qp_step(e, qp, now))
-			eng_qp_ready(e, qp);
+/*
+ * Loopback traffic produces packets for this same engine: keep going
+ * (request, response, completion) until nothing is left or the budget
+ * is spent, so a message does not wait for another wakeup per hop.
+ */
+uint64_t eng_run_locked(struct emu *e, uint64_t now)
+{
+	struct eng *g = &e->eng;
+	unsigned int budget = RUN_BUDGET;
+
+	g->st.runs++;
+	run_timers(e, now);
+	for (;;) {
+		bool routed = run_inbox(e);
+
+		while (budget && !link_empty(&g->ready)) {
+			struct emu_qp *qp = link_entry(g->ready.next,
+						       struct emu_qp, eng.ready);
+
+			budget--;
+			link_del(&qp->eng.ready);
+			qp->eng.on_ready = false;
+			if (qp_step(e, qp, now))
+				eng_qp_ready(e, qp);
+		}
+		if (!budget || (!routed && link_empty(&g->ready)))
+			break;
 	}
-	if (!link_empty(&g->ready))
+	if (!budget) {
+		g->st.busy_runs++;
 		eng_kick(e);
+	}
 	return next_deadline(e);
 }
 
@@ -337,7 +361,7 @@ static void *eng_thread(void *arg)
 {
 	struct emu *e = arg;
 	struct eng *g = &e->eng;
-	uint64_t deadline = 0;
+	uint64_t deadline = 0, busy;
 
 	pthread_mutex_lock(&g->kick_lock);
 	for (;;) {
@@ -359,10 +383,13 @@ static void *eng_thread(void *arg)
 		g->kick = false;
 		pthread_mutex_unlock(&g->kick_lock);
 		pthread_mutex_lock(&e->lock);
+		busy = g->st.busy_runs;
 		deadline = eng_run_locked(e, eng_now(e));
+		busy = g->st.busy_runs != busy;
 		pthread_mutex_unlock(&e->lock);
-		/* let doorbells and commands in between runs */
-		sched_yield();
+		/* a full budget: let doorbells and commands in before more */
+		if (busy)
+			sched_yield();
 		pthread_mutex_lock(&g->kick_lock);
 	}
 	pthread_mutex_unlock(&g->kick_lock);

@@ -131,18 +131,57 @@ static void t_rearm_without_drain(void)
 	ping(&p, false);
 	is_u(te_comp_events(&p.x, p.rcq.cqn), 1, "re-arm: first event");
 	got_event(&p.rcq);
-	/* the ibv_rc_pingpong -e order: ack, re-arm, then poll */
+	/* the ibv_rc_pingpong -e / perftest -e order: ack, re-arm, poll */
+	te_arm(&p.x, &p.rcq, false);
+	is_u(te_comp_events(&p.x, p.rcq.cqn), 0,
+	     "re-arm before draining: the CQE already announced raises nothing");
+	ok(te_poll(&p.x, &p.rcq, &c), "re-arm: the CQE is polled afterwards");
+	ping(&p, false);
+	is_u(te_comp_events(&p.x, p.rcq.cqn), 1,
+	     "re-armed: the next CQE raises the event");
+	got_event(&p.rcq);
+	/* a CQE lands while the CQ is disarmed; software re-arms with the
+	 * consumer index of before it: the new CQE is due at once */
+	ping(&p, false);
 	te_arm(&p.x, &p.rcq, false);
 	is_u(te_comp_events(&p.x, p.rcq.cqn), 1,
-	     "re-arm before draining: the unpolled CQE raises a new event");
+	     "re-arm without draining: an unannounced CQE raises it at arm time");
 	got_event(&p.rcq);
-	ok(te_poll(&p.x, &p.rcq, &c), "re-arm: the CQE is polled afterwards");
+	is_u(drain(&p, &p.rcq), 2, "re-arm: both CQEs are there");
 	/* the classic race: re-armed after draining, CQE arrives later */
 	te_arm(&p.x, &p.rcq, false);
 	is_u(te_comp_events(&p.x, p.rcq.cqn), 0, "re-armed after draining");
 	ping(&p, false);
 	is_u(te_comp_events(&p.x, p.rcq.cqn), 1,
 	     "a CQE after the re-arm is not lost");
+	te_teardown(&p.x);
+}
+
+/* the perftest -e send loop: post, wait event, re-arm, poll once */
+static void t_perftest_loop(void)
+{
+	struct arm p;
+	struct tcqe c;
+	int i, good = 0;
+
+	arm_setup(&p);
+	te_arm(&p.x, &p.scq, false);
+	for (i = 0; i < 8; i++) {
+		te_recv(&p.x, &p.b, &p.r, 1);
+		te_send(&p.x, &p.a, &(struct tsend){
+			.opcode = MLX5X_OPCODE_SEND, .flags = TE_SIGNALED,
+			.sg = &p.s, .nsge = 1 });
+		te_run(&p.x);
+		if (te_comp_events(&p.x, p.scq.cqn) != 1)
+			continue;
+		got_event(&p.scq);
+		te_arm(&p.x, &p.scq, false);	/* before polling */
+		/* the next event must mean a new CQE: none may be pending */
+		good += te_poll(&p.x, &p.scq, &c) &&
+			te_comp_events(&p.x, p.scq.cqn) == 0;
+		drain(&p, &p.rcq);
+	}
+	is_u(good, 8, "perftest -e loop: exactly one event per send CQE");
 	te_teardown(&p.x);
 }
 
@@ -272,6 +311,7 @@ int main(void)
 	t_arm_then_post();
 	t_post_then_arm();
 	t_rearm_without_drain();
+	t_perftest_loop();
 	t_stale_arm();
 	t_solicited();
 	t_sn_wrap();
