@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034,SC2012
+# (variables here are read by the scripts that source this file)
 # Host-side helpers shared by lane.sh, run-demo.sh and bench.sh (sourced).
 # Expects TOP (repository root) to be set.
 
@@ -18,10 +20,10 @@ rig_root() {
 	fi
 	KREL=$(cd "$ROOT/boot" && ls vmlinuz-* 2>/dev/null | sort -V | tail -n1)
 	KREL=${KREL#vmlinuz-}
-	[ -n "$KREL" ] && [ -d "$ROOT/lib/modules/$KREL/build" ] || {
+	if [ -z "$KREL" ] || [ ! -d "$ROOT/lib/modules/$KREL/build" ]; then
 		hlog "no guest kernel or headers in $ROOT"
 		return 1
-	}
+	fi
 	export MLX5X_ROOTFS=$ROOT
 }
 
@@ -93,6 +95,7 @@ start_emu() {
 	local job=$1 guid=$2 i trace=()
 	[ "${MLX5X_EMU_TRACE:-0}" = 1 ] && trace=(--trace --log "$job/emu.log")
 	rm -f "$job/vfu.sock" "$job/emu-report.txt"
+	# shellcheck disable=SC2086 # MLX5X_EMU_ARGS is a list of options
 	"$EMU_BIN" --socket "$job/vfu.sock" --guid "$guid" \
 		--report "$job/emu-report.txt" "${trace[@]}" ${MLX5X_EMU_ARGS:-} \
 		> "$job/emu.out" 2>&1 7>&- 8>&- &

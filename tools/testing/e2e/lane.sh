@@ -46,6 +46,7 @@ esac
 }
 
 NAME=${MLX5X_E2E_NAME:-$DRIVER-$SUITE}
+# shellcheck disable=SC2034 # read by hlog
 HLOG_TAG=e2e-$NAME
 RESULTS=${MLX5X_RESULTS:-$TOP/build/results}
 TSV=$RESULTS/e2e-$NAME.tsv
@@ -337,7 +338,7 @@ fi
 touch "$JOB/results.tsv" "$JOB/pyverbs-tests.tsv"
 {
 	cat "$JOB/results.tsv"
-	vm_line $vmrc
+	vm_line "$vmrc"
 	check_dmesg
 	[ "$DRIVER" = rxe ] || check_emu_report
 } > "$JOB/raw.tsv"

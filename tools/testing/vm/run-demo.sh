@@ -14,8 +14,10 @@ set -uo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=../e2e/host-lib.sh
 . "$TOP/tools/testing/e2e/host-lib.sh"
+# shellcheck disable=SC2034 # read by hlog
 HLOG_TAG=run
 JOB=$TOP/build/demo
+# shellcheck disable=SC2034 # set by start_emu, read by stop_emu
 EMU_PID=
 trap 'stop_emu' EXIT
 

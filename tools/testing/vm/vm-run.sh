@@ -75,6 +75,7 @@ fi
 
 # The guest kernel is the newest vmlinuz in the tree's /boot (the tree also
 # carries newer *headers* for compat builds, but only one kernel image).
+# shellcheck disable=SC2012 # kernel file names are plain
 KIMG=$(cd "$ROOT/boot" && ls vmlinuz-* 2>/dev/null | sort -V | tail -n1)
 [ -n "$KIMG" ] || { log "no kernel in $ROOT/boot"; exit 2; }
 KREL=${KIMG#vmlinuz-}
@@ -103,6 +104,7 @@ APPEND+=" rootflags=trans=virtio,version=9p2000.L,msize=524288,cache=loose"
 APPEND+=" ro init=/sbin/vm-init panic=-1 quiet loglevel=4 fsck.mode=skip"
 APPEND+=" ${EXTRA}"
 
+# shellcheck disable=SC2054 # QEMU options are comma lists
 QEMU=(qemu-system-x86_64
 	-machine q35,memory-backend=mem -accel tcg -cpu max -m "$MEM" -smp "$CPUS"
 	-object "memory-backend-memfd,id=mem,size=$MEM,share=on"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034
 # Guest-side helpers of the e2e suite, sourced by run.sh.  Runs in the test
 # VM (bash, read-only root, job share at /job).  Results go to
 #   /job/results.tsv  name TAB pass|fail|skip TAB detail   (one line per test)
@@ -8,7 +9,6 @@
 RES=/job/results.tsv
 PERF=/job/perf.tsv
 LOGS=/job/logs
-T0=$(cut -d' ' -f1 /proc/uptime)
 
 say() { echo "e2e [$(cut -d' ' -f1 /proc/uptime)s] $*"; }
 

@@ -81,10 +81,17 @@ wait_mlx5x_ibdev() {
 }
 
 # The PCI functions mlx5x is bound to.
-mlx5x_bound() { ls /sys/bus/pci/drivers/mlx5x 2>/dev/null | grep -c ':'; }
+mlx5x_bound() {
+	local f n=0
+	for f in /sys/bus/pci/drivers/mlx5x/*:*; do
+		[ -e "$f" ] && n=$((n + 1))
+	done
+	echo $n
+}
 
 mlx5x_insmod() {
 	local log=$1
+	# shellcheck disable=SC2086 # MLX5X_PARAMS: name=value parameters
 	modprobe -a ib_core ib_uverbs rdma_ucm >> "$log" 2>&1 &&
 		timeout -k 5 120 insmod /job/mlx5x.ko $MLX5X_PARAMS >> "$log" 2>&1
 }
@@ -140,6 +147,7 @@ teardown() {
 		record rmmod skip "driver not loaded"
 		return 0
 	fi
+	# shellcheck disable=SC2086 # a list of modules
 	timeout -k 5 180 rmmod $mods > "$log" 2>&1
 	rc=$?
 	if [ $rc -eq 0 ]; then

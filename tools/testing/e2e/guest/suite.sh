@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The common e2e suite, the same for every lane.  Sourced by run.sh after
 # the lane's setup has exported DEV (the RDMA device under test) and GIDX
 # (GID index for RoCE lanes; empty on InfiniBand, where LIDs are used).
@@ -72,6 +73,7 @@ suite_perftest_one() {
 		record "$name" fail "no result row: $(excerpt "$PAIR_OUT")"
 		return
 	fi
+	# shellcheck disable=SC2086 # split the row into its columns
 	set -- $row
 	if [ "$kind" = lat ]; then
 		# bytes iters t_min t_max t_typical t_avg t_stdev p99 p99.9
