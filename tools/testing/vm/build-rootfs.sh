@@ -77,7 +77,7 @@ setup_initramfs() {
 }
 
 build_tree() {
-	local mirror bpo
+	local mirror bpo devices
 	mirror=$(host_mirror)
 	log "mmdebstrap trixie from $mirror (about 2 min)"
 	mmdebstrap --variant=minbase --arch=amd64 --dpkgopt=force-unsafe-io \
@@ -118,7 +118,10 @@ build_tree() {
 	install -m 0755 "$HERE/guest/vm-init" "$ROOT/sbin/vm-init"
 	mkdir -p "$ROOT/job"
 	in_root apt-get clean
-	in_root qemu-system-x86_64 -device help | grep -q vfio-user-pci ||
+	# Capture first: with pipefail, grep -q closing the pipe early could
+	# fail the check through SIGPIPE.
+	devices=$(in_root qemu-system-x86_64 -device help)
+	grep -q vfio-user-pci <<<"$devices" ||
 		{ log "QEMU in the tree has no vfio-user-pci"; return 1; }
 }
 
@@ -129,7 +132,7 @@ build_tree() {
 drop_old_trees() {
 	local t keep
 	keep=$(ls -1t "$CACHE"/rootfs-*.ready 2>/dev/null |
-		grep -v "/rootfs-$1.ready" | head -n1)
+		grep -v "/rootfs-$1.ready" | head -n1 || true)
 	keep=${keep%.ready}
 	for t in "$CACHE"/rootfs-*; do
 		case $t in
