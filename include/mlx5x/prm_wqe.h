@@ -78,6 +78,29 @@ enum mlx5x_wqe_opcode {
 	MLX5X_OPCODE_UMR		= 0x25,
 };
 
+/*
+ * Atomic capabilities (QUERY_HCA_CAP type ATOMIC): which atomic
+ * operations and sizes the responder executes, and the byte order of the
+ * 8-byte operand in memory (host order: mode 1).
+ */
+#define MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS_OFF		0x08
+#define MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS_MASK		0xc0000000U
+#define MLX5X_ATOMIC_CAP_SUPP_8B_ENDIANNESS_1_OFF	0x08
+#define MLX5X_ATOMIC_CAP_SUPP_8B_ENDIANNESS_1_MASK	0x02000000U
+#define MLX5X_ATOMIC_CAP_OPERATIONS_OFF			0x10
+#define MLX5X_ATOMIC_CAP_OPERATIONS_MASK		0x0000ffffU
+#define MLX5X_ATOMIC_CAP_SIZE_QP_OFF			0x14
+#define MLX5X_ATOMIC_CAP_SIZE_QP_MASK			0x0000ffffU
+#define MLX5X_ATOMIC_CAP_SIZE_DC_OFF			0x18
+#define MLX5X_ATOMIC_CAP_SIZE_DC_MASK			0x0000ffffU
+
+enum {
+	MLX5X_ATOMIC_OPS_CMP_SWAP	= 1 << 0,
+	MLX5X_ATOMIC_OPS_FETCH_ADD	= 1 << 1,
+	MLX5X_ATOMIC_SIZE_8B		= 1 << 3,
+	MLX5X_ATOMIC_REQ_MODE_HOST	= 1,
+};
+
 /* Remote address segment (RDMA and atomic operations). */
 #define MLX5X_WQE_RADDR_VA_OFF		0x00	/* 8 bytes */
 #define MLX5X_WQE_RADDR_RKEY_OFF	0x08

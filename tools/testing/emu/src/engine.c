@@ -545,6 +545,21 @@ void eng_qp_release(struct emu *e, struct emu_qp *qp)
 	qp_free_rt(qp);
 }
 
+/*
+ * The atomic capabilities the engine implements: 8-byte compare&swap and
+ * fetch&add on host-order memory.  The byte order is fixed (no SET_HCA_CAP
+ * of the atomic capabilities is needed or accepted).
+ */
+void eng_atomic_caps(uint8_t *cap)
+{
+	memset(cap, 0, MLX5X_HCA_CAP_LEN);
+	PSET(cap, MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS, MLX5X_ATOMIC_REQ_MODE_HOST);
+	PSET(cap, MLX5X_ATOMIC_CAP_OPERATIONS,
+	     MLX5X_ATOMIC_OPS_CMP_SWAP | MLX5X_ATOMIC_OPS_FETCH_ADD);
+	PSET(cap, MLX5X_ATOMIC_CAP_SIZE_QP, MLX5X_ATOMIC_SIZE_8B);
+	PSET(cap, MLX5X_ATOMIC_CAP_SIZE_DC, MLX5X_ATOMIC_SIZE_8B);
+}
+
 /* ARM_RQ input: the limit in the low half of the word at 0x0c */
 #define ARM_RQ_IN_LWM_OFF	0x0c
 #define ARM_RQ_IN_LWM_MASK	0x0000ffffU
