@@ -67,26 +67,36 @@ enum {
 #define MLX5X_EQE_OWNER_OFF		0x3f	/* byte, bit 0 */
 #define MLX5X_EQE_OWNER_MASK		0x01
 
-/* data of a command completion EQE: bitmask of completed slots */
+/*
+ * Type-specific data.  Offsets are from the start of the EQE; the byte
+ * forms (marked "byte") are for writers that fill the data bytewise.
+ */
+/* command completion: bitmask of completed slots */
 #define MLX5X_EQE_CMD_VECTOR_OFF	0x20
-/* data of a completion EQE */
+#define MLX5X_EQE_CMD_VECTOR_MASK	0xffffffffU
+/* completion */
 #define MLX5X_EQE_COMP_CQN_OFF		0x38
 #define MLX5X_EQE_COMP_CQN_MASK		0x00ffffffU
-/* data of a page request EQE */
-#define MLX5X_EQE_PAGES_EC_FUNCTION_OFF	0x20	/* BE16 */
-#define MLX5X_EQE_PAGES_FUNC_ID_OFF	0x22	/* BE16 */
-#define MLX5X_EQE_PAGES_NUM_PAGES_OFF	0x24	/* BE32, signed */
-/* data of a port change EQE: port number in bits 7:4 of this byte */
+/* page request: num_pages > 0 asks for pages, < 0 offers them back */
+#define MLX5X_EQE_PAGES_EC_FUNCTION_OFF	0x20
+#define MLX5X_EQE_PAGES_EC_FUNCTION_MASK 0x80000000U
+#define MLX5X_EQE_PAGES_FUNC_ID_OFF	0x20
+#define MLX5X_EQE_PAGES_FUNC_ID_MASK	0x0000ffffU
+#define MLX5X_EQE_PAGES_NUM_PAGES_OFF	0x24
+#define MLX5X_EQE_PAGES_NUM_PAGES_MASK	0xffffffffU	/* signed */
+/* port change */
 #define MLX5X_EQE_PORT_OFF		0x28
-#define MLX5X_EQE_PORT_SHIFT		4
-/* data of a QP/SRQ async event */
+#define MLX5X_EQE_PORT_MASK		0xf0000000U
+/* QP/SRQ async event */
 #define MLX5X_EQE_QP_SRQ_TYPE_OFF	0x34	/* byte */
 #define MLX5X_EQE_QP_SRQ_NUM_OFF	0x38
 #define MLX5X_EQE_QP_SRQ_NUM_MASK	0x00ffffffU
-/* data of a CQ error event */
+/* CQ error */
 #define MLX5X_EQE_CQ_ERR_CQN_OFF	0x20
 #define MLX5X_EQE_CQ_ERR_CQN_MASK	0x00ffffffU
-#define MLX5X_EQE_CQ_ERR_SYNDROME_OFF	0x2b	/* byte */
+#define MLX5X_EQE_CQ_ERR_SYND_OFF	0x28
+#define MLX5X_EQE_CQ_ERR_SYND_MASK	0x000000ffU
+#define MLX5X_EQE_CQ_ERR_SYNDROME_OFF	(MLX5X_EQE_CQ_ERR_SYND_OFF + 3)	/* byte */
 
 enum {
 	MLX5X_EQE_LEN			= 0x40,

@@ -16,10 +16,16 @@
 #define MLX5X_ISEG_CMDIF_REV_OFF	0x0004
 #define MLX5X_ISEG_CMDIF_REV_MASK	0xffff0000U
 #define MLX5X_ISEG_FW_REV_SUB_MASK	0x0000ffffU
+/*
+ * Command queue address.  Reads of the low word return the queue
+ * geometry the device offers (log2 of the number of slots and of their
+ * stride) and the NIC interface mode; the driver writes the low 32 bits
+ * of the queue address there, with bits 11:0 clear.
+ */
 #define MLX5X_ISEG_CMDQ_ADDR_H_OFF	0x0010
 #define MLX5X_ISEG_CMDQ_ADDR_L_SZ_OFF	0x0014
 #define MLX5X_ISEG_CMDQ_ADDR_L_MASK	0xfffff000U	/* 4 KiB aligned */
-#define MLX5X_ISEG_NIC_IFC_MASK		0x00000700U
+#define MLX5X_ISEG_NIC_IFC_MASK		0x00000700U	/* enum mlx5x_nic_ifc */
 #define MLX5X_ISEG_CMDQ_LOG_SZ_MASK	0x000000f0U	/* log2 of slots */
 #define MLX5X_ISEG_CMDQ_LOG_STRIDE_MASK	0x0000000fU	/* log2 of stride */
 #define MLX5X_ISEG_CMD_DBELL_OFF	0x0018	/* write 1 << slot */
@@ -59,7 +65,17 @@ enum {
 	MLX5X_ISEG_LEN			= 0x2010,
 	/* UAR indices 0..2 are covered by the initialization segment */
 	MLX5X_ISEG_PAGES		= 3,
+	/*
+	 * The command interface revision (the value of the
+	 * MLX5X_ISEG_CMDIF_REV field) these layouts describe.
+	 */
 	MLX5X_CMDIF_REV			= 5,
+	/*
+	 * The command queue is one page of this size; slots (at most
+	 * MLX5X_CMD_MAX_SLOTS, each at least MLX5X_CMD_LAY_LEN bytes
+	 * apart) must fit in it.
+	 */
+	MLX5X_CMDQ_LEN			= 0x1000,
 };
 
 /* nic_interface field of cmdq_addr_l_sz */

@@ -480,7 +480,7 @@ static void cmd_post(struct mlx5x_cmd *cmd, struct mlx5x_cmd_layout *lay,
 	 * iowrite32be() orders the descriptor and mailbox stores above
 	 * before the doorbell reaches the device.
 	 */
-	iowrite32be(BIT(slot), cmd->iseg + MLX5X_ISEG_CMD_DBELL);
+	iowrite32be(BIT(slot), cmd->iseg + MLX5X_ISEG_CMD_DBELL_OFF);
 	atomic64_inc(&cmd->stats.issued);
 }
 
@@ -807,16 +807,16 @@ int mlx5x_cmd_init(struct mlx5x_cmd *cmd, struct device *dev,
 	if (!cmd->pool)
 		return -ENOMEM;
 	/* One page, page aligned: the queue address register keeps 11:0. */
-	cmd->queue = dma_alloc_coherent(dev, BIT(MLX5X_CMDQ_PAGE_SHIFT),
+	cmd->queue = dma_alloc_coherent(dev, MLX5X_CMDQ_LEN,
 					&cmd->queue_dma, GFP_KERNEL);
 	if (!cmd->queue) {
 		dma_pool_destroy(cmd->pool);
 		return -ENOMEM;
 	}
 
-	mlx5x_iseg_wr(iseg, MLX5X_ISEG_CMDQ_ADDR_H,
+	mlx5x_iseg_wr(iseg, MLX5X_ISEG_CMDQ_ADDR_H_OFF,
 		      cpu_to_be32(upper_32_bits(cmd->queue_dma)));
-	mlx5x_iseg_wr(iseg, MLX5X_ISEG_CMDQ_ADDR_L_SZ,
+	mlx5x_iseg_wr(iseg, MLX5X_ISEG_CMDQ_ADDR_L_SZ_OFF,
 		      cpu_to_be32(lower_32_bits(cmd->queue_dma)));
 	return 0;
 }
@@ -838,7 +838,7 @@ void mlx5x_cmd_cleanup(struct mlx5x_cmd *cmd)
 			cmd->ent[i] = NULL;
 		}
 	}
-	dma_free_coherent(cmd->dev, BIT(MLX5X_CMDQ_PAGE_SHIFT), cmd->queue,
+	dma_free_coherent(cmd->dev, MLX5X_CMDQ_LEN, cmd->queue,
 			  cmd->queue_dma);
 	dma_pool_destroy(cmd->pool);
 }

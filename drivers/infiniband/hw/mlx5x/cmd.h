@@ -14,7 +14,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
-#include "prm_extra.h"
+#include "hw.h"
 
 struct dma_pool;
 

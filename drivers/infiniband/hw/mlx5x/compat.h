@@ -3,9 +3,10 @@
  * The one place where kernel API differences are handled.  The HAVE_*
  * macros come from mlx5x_autoconf.h, which kbuild generates into the
  * object directory by compiling each probe in conftest/ against the
- * target kernel (see Kbuild).  Driver code uses the newest API; the
- * shims below provide it on older kernels.  Never test
- * LINUX_VERSION_CODE in driver files.
+ * target kernel (see Kbuild).  Driver code uses the newest API and the
+ * shims below provide it on older kernels; where no single API exists
+ * on every kernel (bottom halves), a small mlx5x_* wrapper picks one.
+ * Never test HAVE_* or LINUX_VERSION_CODE in driver files.
  */
 #ifndef MLX5X_COMPAT_H
 #define MLX5X_COMPAT_H
@@ -17,7 +18,9 @@
  */
 #include <mlx5x_autoconf.h>
 
+#include <linux/interrupt.h>
 #include <linux/timer.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_umem.h>
 
 /* 6.16 renamed from_timer() to timer_container_of(). */
@@ -35,5 +38,87 @@ static inline struct ib_umem *ib_umem_get_va(struct ib_device *device,
 	return ib_umem_get(device, addr, size, access);
 }
 #endif
+
+/*
+ * Bottom halves.  6.9 added BH workqueues (system_bh_wq) to replace
+ * tasklets; use one where the kernel has it, a tasklet otherwise.  Both
+ * run in softirq context on the scheduling CPU, never concurrently with
+ * themselves, and mlx5x_bh_kill() waits for a running instance and
+ * discards a pending one (including one the handler queued for itself).
+ */
+struct mlx5x_bh;
+typedef void (*mlx5x_bh_fn)(struct mlx5x_bh *bh);
+
+#ifdef HAVE_WQ_BH
+
+/**
+ * struct mlx5x_bh - deferred softirq-context work
+ * @work: item on system_bh_wq
+ * @fn: what to run
+ */
+struct mlx5x_bh {
+	struct work_struct work;
+	mlx5x_bh_fn fn;
+};
+
+static inline void mlx5x_bh_work(struct work_struct *work)
+{
+	struct mlx5x_bh *bh = container_of(work, struct mlx5x_bh, work);
+
+	bh->fn(bh);
+}
+
+static inline void mlx5x_bh_init(struct mlx5x_bh *bh, mlx5x_bh_fn fn)
+{
+	INIT_WORK(&bh->work, mlx5x_bh_work);
+	bh->fn = fn;
+}
+
+static inline void mlx5x_bh_schedule(struct mlx5x_bh *bh)
+{
+	queue_work(system_bh_wq, &bh->work);
+}
+
+static inline void mlx5x_bh_kill(struct mlx5x_bh *bh)
+{
+	cancel_work_sync(&bh->work);
+}
+
+#else /* !HAVE_WQ_BH */
+
+/**
+ * struct mlx5x_bh - deferred softirq-context work
+ * @tasklet: the tasklet
+ * @fn: what to run
+ */
+struct mlx5x_bh {
+	struct tasklet_struct tasklet;
+	mlx5x_bh_fn fn;
+};
+
+static inline void mlx5x_bh_tasklet(struct tasklet_struct *t)
+{
+	struct mlx5x_bh *bh = from_tasklet(bh, t, tasklet);
+
+	bh->fn(bh);
+}
+
+static inline void mlx5x_bh_init(struct mlx5x_bh *bh, mlx5x_bh_fn fn)
+{
+	tasklet_setup(&bh->tasklet, mlx5x_bh_tasklet);
+	bh->fn = fn;
+}
+
+static inline void mlx5x_bh_schedule(struct mlx5x_bh *bh)
+{
+	tasklet_schedule(&bh->tasklet);
+}
+
+static inline void mlx5x_bh_kill(struct mlx5x_bh *bh)
+{
+	tasklet_kill(&bh->tasklet);
+}
+
+#endif /* HAVE_WQ_BH */
 
 #endif /* MLX5X_COMPAT_H */

@@ -20,7 +20,7 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
-#include "bh.h"
+#include "compat.h"
 
 struct mlx5x_cq_bh;
 

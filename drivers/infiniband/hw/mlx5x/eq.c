@@ -146,7 +146,7 @@ static void eq_account(struct mlx5x_eq *eq, unsigned int n)
 static void eq_port_change(struct mlx5x_eq *eq, const struct mlx5x_eqe *eqe)
 {
 	const struct mlx5x_eq_events *ev = eq->tbl->events;
-	u8 port = MLX5X_GET(eqe, MLX5X_EQE_PORT_NUM);
+	u8 port = MLX5X_GET(eqe, MLX5X_EQE_PORT);
 
 	dev_info_ratelimited(eq_dev(eq), "port %u: change event, sub type %u\n",
 			     port, eqe->sub_type);
@@ -161,7 +161,8 @@ static void eq_cq_error(struct mlx5x_eq *eq, const struct mlx5x_eqe *eqe)
 	struct mlx5x_core_cq *cq;
 
 	dev_err_ratelimited(eq_dev(eq), "CQ error on CQN 0x%x, syndrome 0x%x%s\n",
-			    cqn, synd, synd == 1 ? " (overrun)" : "");
+			    cqn, synd,
+			    synd == MLX5X_CQ_ERR_SYND_OVERRUN ? " (overrun)" : "");
 	cq = mlx5x_cq_table_get(eq->tbl->cqs, cqn);
 	if (!cq)
 		return;
@@ -181,8 +182,8 @@ static void eq_async_eqe(struct mlx5x_eq *eq, const struct mlx5x_eqe *eqe)
 		break;
 	case MLX5X_EVENT_PAGE_REQUEST:
 		mlx5x_pages_request(tbl->pages,
-				    MLX5X_GET(eqe, MLX5X_EQE_PAGES_FUNC),
-				    (s32)MLX5X_GET(eqe, MLX5X_EQE_PAGES_NUM));
+				    MLX5X_GET(eqe, MLX5X_EQE_PAGES_FUNC_ID),
+				    (s32)MLX5X_GET(eqe, MLX5X_EQE_PAGES_NUM_PAGES));
 		break;
 	case MLX5X_EVENT_PORT_CHANGE:
 		eq_port_change(eq, eqe);

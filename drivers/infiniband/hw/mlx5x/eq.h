@@ -10,7 +10,7 @@
 #include <linux/types.h>
 
 #include "cq_table.h"
-#include "prm_extra.h"
+#include "hw.h"
 
 struct mlx5x_cmd;
 struct mlx5x_pages;

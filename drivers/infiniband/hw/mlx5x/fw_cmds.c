@@ -57,7 +57,7 @@ int mlx5x_fw_query_issi(struct mlx5x_cmd *cmd, u32 *supported)
 	err = mlx5x_cmd_exec_flags(cmd, in, sizeof(in), out,
 				   MLX5X_QUERY_ISSI_OUT_LEN, MLX5X_CMD_F_QUIET);
 	if (!err)
-		*supported = MLX5X_GET(out, MLX5X_QUERY_ISSI_OUT_SUPPORTED);
+		*supported = MLX5X_GET(out, MLX5X_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0);
 	else if (MLX5X_GET(out, MLX5X_CMD_OUT_STATUS))
 		err = -EOPNOTSUPP;
 	kfree(out);
@@ -86,7 +86,7 @@ int mlx5x_fw_query_pages(struct mlx5x_cmd *cmd, u16 op_mod, u16 *func_id,
 	if (err)
 		return err;
 	*func_id = MLX5X_GET(out, MLX5X_QUERY_PAGES_OUT_FUNCTION_ID);
-	*npages = (s32)MLX5X_GET(out, MLX5X_QUERY_PAGES_OUT_NUM);
+	*npages = (s32)MLX5X_GET(out, MLX5X_QUERY_PAGES_OUT_NUM_PAGES);
 	return 0;
 }
 
@@ -107,7 +107,7 @@ int mlx5x_fw_give_pages(struct mlx5x_cmd *cmd, u16 func_id,
 		return -ENOMEM;
 	fw_hdr(in, MLX5X_CMD_OP_MANAGE_PAGES, MLX5X_PAGES_GIVE);
 	MLX5X_SET(in, MLX5X_PAGES_IN_FUNCTION_ID, func_id);
-	MLX5X_SET(in, MLX5X_PAGES_IN_NUM, n);
+	MLX5X_SET(in, MLX5X_PAGES_IN_INPUT_NUM_ENTRIES, n);
 	in_pas = in + MLX5X_PAGES_IN_PAS_OFF;
 	for (i = 0; i < n; i++)
 		in_pas[i] = cpu_to_be64(pas[i]);
@@ -149,11 +149,11 @@ int mlx5x_fw_take_pages(struct mlx5x_cmd *cmd, u16 func_id, u32 n,
 		return -ENOMEM;
 	fw_hdr(in, MLX5X_CMD_OP_MANAGE_PAGES, MLX5X_PAGES_TAKE);
 	MLX5X_SET(in, MLX5X_PAGES_IN_FUNCTION_ID, func_id);
-	MLX5X_SET(in, MLX5X_PAGES_IN_NUM, n);
+	MLX5X_SET(in, MLX5X_PAGES_IN_INPUT_NUM_ENTRIES, n);
 	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, outlen);
 	if (err)
 		goto out;
-	got = MLX5X_GET(out, MLX5X_MANAGE_PAGES_OUT_NUM);
+	got = MLX5X_GET(out, MLX5X_MANAGE_PAGES_OUT_OUTPUT_NUM_ENTRIES);
 	if (got > n) {
 		err = -EPROTO;
 		goto out;
@@ -222,7 +222,7 @@ int mlx5x_fw_set_hca_cap(struct mlx5x_cmd *cmd, u8 type, const void *cap)
 int mlx5x_fw_init_hca(struct mlx5x_cmd *cmd)
 {
 	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-	__be32 in[0x20 / 4] = {};
+	__be32 in[MLX5X_INIT_HCA_IN_LEN / 4] = {};
 
 	fw_hdr(in, MLX5X_CMD_OP_INIT_HCA, 0);
 	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
@@ -343,7 +343,7 @@ int mlx5x_fw_destroy_cq(struct mlx5x_cmd *cmd, u32 cqn)
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 
 	fw_hdr(in, MLX5X_CMD_OP_DESTROY_CQ, 0);
-	MLX5X_SET(in, MLX5X_DESTROY_CQ_IN_CQN, cqn);
+	MLX5X_SET(in, MLX5X_CQ_IN_CQN, cqn);
 	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
 }
 

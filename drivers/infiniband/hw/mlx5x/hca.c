@@ -37,7 +37,7 @@ static int hca_wait_fw(struct mlx5x_dev *mdev, unsigned int ms)
 	unsigned long end = jiffies + msecs_to_jiffies(ms);
 
 	while (mlx5x_iseg_fw_initializing(mlx5x_iseg_rd(mdev->iseg,
-							MLX5X_ISEG_INITIALIZING))) {
+							MLX5X_ISEG_INITIALIZING_OFF))) {
 		if (time_after(jiffies, end)) {
 			dev_err(mlx5x_to_dev(mdev),
 				"firmware did not finish initializing within %u ms of getting the command queue\n",
@@ -57,7 +57,7 @@ int mlx5x_hca_cmdq_init(struct mlx5x_dev *mdev)
 
 	hca->t0 = ktime_get();
 	err = mlx5x_iseg_cmdq_geom(mlx5x_iseg_rd(mdev->iseg,
-						 MLX5X_ISEG_CMDQ_ADDR_L_SZ),
+						 MLX5X_ISEG_CMDQ_ADDR_L_SZ_OFF),
 				   &geom);
 	if (err) {
 		dev_err(mlx5x_to_dev(mdev), "unusable command queue geometry\n");

@@ -51,11 +51,11 @@ const char *mlx5x_health_synd_str(u8 synd)
 enum mlx5x_health_verdict mlx5x_health_judge(struct mlx5x_health *h,
 					     const struct mlx5x_health_sample *s)
 {
-	u8 synd = FIELD_GET(MLX5X_HEALTH_SYND, s->synd_word);
+	u8 synd = FIELD_GET(MLX5X_ISEG_HEALTH_SYND_MASK, s->synd_word);
 
 	if (s->fw_ver == U32_MAX || synd ||
-	    s->nic_if == MLX5X_NIC_IF_DISABLED ||
-	    s->nic_if == MLX5X_NIC_IF_SW_RESET)
+	    s->nic_if == MLX5X_NIC_IFC_DISABLED ||
+	    s->nic_if == MLX5X_NIC_IFC_SW_RESET)
 		return MLX5X_HEALTH_FATAL;
 
 	if (s->counter == h->prev_counter) {
@@ -76,18 +76,18 @@ static u32 health_rd(struct mlx5x_health *h, unsigned int off)
 static void health_sample(struct mlx5x_health *h,
 			  struct mlx5x_health_sample *s)
 {
-	s->counter = health_rd(h, MLX5X_ISEG_HEALTH_COUNTER);
-	s->synd_word = health_rd(h, MLX5X_ISEG_HEALTH_SYND);
-	s->rfr_word = health_rd(h, MLX5X_ISEG_HEALTH_RFR_SYND);
-	s->fw_ver = health_rd(h, MLX5X_ISEG_HEALTH_FW_VER);
-	s->nic_if = FIELD_GET(MLX5X_CMDQ_NIC_IF,
-			      health_rd(h, MLX5X_ISEG_CMDQ_ADDR_L_SZ));
+	s->counter = health_rd(h, MLX5X_ISEG_HEALTH_COUNTER_OFF);
+	s->synd_word = health_rd(h, MLX5X_ISEG_HEALTH_SYND_OFF);
+	s->rfr_word = health_rd(h, MLX5X_ISEG_HEALTH_RFR_SEV_OFF);
+	s->fw_ver = health_rd(h, MLX5X_ISEG_HEALTH_FW_VER_OFF);
+	s->nic_if = FIELD_GET(MLX5X_ISEG_NIC_IFC_MASK,
+			      health_rd(h, MLX5X_ISEG_CMDQ_ADDR_L_SZ_OFF));
 }
 
 static void health_enter_error(struct mlx5x_health *h,
 			       const struct mlx5x_health_sample *s)
 {
-	u8 synd = FIELD_GET(MLX5X_HEALTH_SYND, s->synd_word);
+	u8 synd = FIELD_GET(MLX5X_ISEG_HEALTH_SYND_MASK, s->synd_word);
 
 	h->syndrome = synd;
 	WRITE_ONCE(h->fatal, true);
@@ -96,8 +96,8 @@ static void health_enter_error(struct mlx5x_health *h,
 	else if (synd)
 		dev_err(h->dev, "health: fatal syndrome 0x%x (%s), ext 0x%x, rfr %u, entering error state\n",
 			synd, mlx5x_health_synd_str(synd),
-			(u32)FIELD_GET(MLX5X_HEALTH_EXT_SYND, s->synd_word),
-			!!(s->rfr_word & MLX5X_HEALTH_RFR));
+			(u32)FIELD_GET(MLX5X_ISEG_HEALTH_EXT_SYND_MASK, s->synd_word),
+			!!(s->rfr_word & MLX5X_ISEG_HEALTH_RFR_MASK));
 	else
 		dev_err(h->dev, "health: NIC interface mode %u, entering error state\n",
 			s->nic_if);
@@ -135,7 +135,7 @@ void mlx5x_health_start(struct mlx5x_health *h, struct device *dev,
 	h->dev = dev;
 	h->iseg = iseg;
 	h->cmd = cmd;
-	h->prev_counter = ioread32be(iseg + MLX5X_ISEG_HEALTH_COUNTER);
+	h->prev_counter = ioread32be(iseg + MLX5X_ISEG_HEALTH_COUNTER_OFF);
 	h->miss = 0;
 	h->fatal = false;
 	h->stopping = false;

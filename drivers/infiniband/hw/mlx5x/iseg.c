@@ -38,14 +38,14 @@ void mlx5x_iseg_wr(void __iomem *iseg, unsigned int off, __be32 val)
 void mlx5x_iseg_fw_ver(__be32 fw_rev, __be32 cmdif_rev_fw_sub,
 		       struct mlx5x_fw_ver *ver)
 {
-	ver->major = be32_get_bits(fw_rev, MLX5X_FW_REV_MAJOR);
-	ver->minor = be32_get_bits(fw_rev, MLX5X_FW_REV_MINOR);
-	ver->sub = be32_get_bits(cmdif_rev_fw_sub, MLX5X_FW_REV_SUB);
+	ver->major = be32_get_bits(fw_rev, MLX5X_ISEG_FW_REV_MAJOR_MASK);
+	ver->minor = be32_get_bits(fw_rev, MLX5X_ISEG_FW_REV_MINOR_MASK);
+	ver->sub = be32_get_bits(cmdif_rev_fw_sub, MLX5X_ISEG_FW_REV_SUB_MASK);
 }
 
 u16 mlx5x_iseg_cmdif_rev(__be32 cmdif_rev_fw_sub)
 {
-	return be32_get_bits(cmdif_rev_fw_sub, MLX5X_CMDIF_REV);
+	return be32_get_bits(cmdif_rev_fw_sub, MLX5X_ISEG_CMDIF_REV_MASK);
 }
 
 /*
@@ -55,12 +55,12 @@ u16 mlx5x_iseg_cmdif_rev(__be32 cmdif_rev_fw_sub)
  */
 int mlx5x_iseg_check_cmdif(u16 cmdif_rev)
 {
-	return cmdif_rev == MLX5X_CMDIF_REV_SUPPORTED ? 0 : -EOPNOTSUPP;
+	return cmdif_rev == MLX5X_CMDIF_REV ? 0 : -EOPNOTSUPP;
 }
 
 bool mlx5x_iseg_fw_initializing(__be32 initializing)
 {
-	return be32_get_bits(initializing, MLX5X_INITIALIZING_BUSY);
+	return be32_get_bits(initializing, MLX5X_ISEG_INITIALIZING_MASK);
 }
 
 /*
@@ -68,18 +68,20 @@ bool mlx5x_iseg_fw_initializing(__be32 initializing)
  * 4 KiB page: slots * stride must fit in it, a slot must hold a 64-byte
  * descriptor, and at least two slots are needed because the last one is
  * reserved for page requests (one slot would leave none for commands).
- * The 32-slot limit comes from the 32-bit doorbell register.
+ * The 32-slot limit comes from the 32-bit doorbell register.  Both fields
+ * are 4 bits wide, so the shifts below cannot overflow.
  */
 int mlx5x_iseg_cmdq_geom(__be32 cmdq_addr_l_sz, struct mlx5x_cmdq_geom *geom)
 {
-	u8 log_stride = be32_get_bits(cmdq_addr_l_sz, MLX5X_CMDQ_LOG_STRIDE);
-	u8 log_sz = be32_get_bits(cmdq_addr_l_sz, MLX5X_CMDQ_LOG_SZ);
+	u8 log_stride = be32_get_bits(cmdq_addr_l_sz,
+				      MLX5X_ISEG_CMDQ_LOG_STRIDE_MASK);
+	u8 log_sz = be32_get_bits(cmdq_addr_l_sz, MLX5X_ISEG_CMDQ_LOG_SZ_MASK);
 
-	if (log_sz < 1 || log_sz > MLX5X_CMDQ_MAX_LOG_SZ)
+	if (log_sz < 1 || BIT(log_sz) > MLX5X_CMD_MAX_SLOTS)
 		return -EINVAL;
-	if (log_stride < MLX5X_CMDQ_MIN_LOG_STRIDE)
+	if (BIT(log_stride) < MLX5X_CMD_LAY_LEN)
 		return -EINVAL;
-	if (log_sz + log_stride > MLX5X_CMDQ_PAGE_SHIFT)
+	if (BIT(log_sz + log_stride) > MLX5X_CMDQ_LEN)
 		return -EINVAL;
 
 	geom->log_sz = log_sz;
@@ -93,7 +95,7 @@ static int mlx5x_iseg_wait_fw_ready(struct mlx5x_dev *mdev)
 	__be32 reg;
 
 	for (;;) {
-		reg = mlx5x_iseg_rd(mdev->iseg, MLX5X_ISEG_INITIALIZING);
+		reg = mlx5x_iseg_rd(mdev->iseg, MLX5X_ISEG_INITIALIZING_OFF);
 		if (reg == MLX5X_ISEG_DEAD) {
 			dev_err(mlx5x_to_dev(mdev),
 				"init segment reads all ones: device not responding\n");
@@ -131,8 +133,8 @@ int mlx5x_iseg_init(struct mlx5x_dev *mdev)
 	if (err)
 		return err;
 
-	fw_rev = mlx5x_iseg_rd(mdev->iseg, MLX5X_ISEG_FW_REV);
-	cmdif = mlx5x_iseg_rd(mdev->iseg, MLX5X_ISEG_CMDIF_REV_FW_SUB);
+	fw_rev = mlx5x_iseg_rd(mdev->iseg, MLX5X_ISEG_FW_REV_OFF);
+	cmdif = mlx5x_iseg_rd(mdev->iseg, MLX5X_ISEG_CMDIF_REV_OFF);
 	mlx5x_iseg_fw_ver(fw_rev, cmdif, &mdev->fw);
 	mdev->cmdif_rev = mlx5x_iseg_cmdif_rev(cmdif);
 
@@ -141,7 +143,7 @@ int mlx5x_iseg_init(struct mlx5x_dev *mdev)
 		dev_err(dev,
 			"firmware %u.%u.%u uses command interface rev %u; mlx5x supports only rev %u\n",
 			mdev->fw.major, mdev->fw.minor, mdev->fw.sub,
-			mdev->cmdif_rev, MLX5X_CMDIF_REV_SUPPORTED);
+			mdev->cmdif_rev, MLX5X_CMDIF_REV);
 		return err;
 	}
 

@@ -53,9 +53,9 @@ static int mlx5x_bar_map(struct mlx5x_dev *mdev)
 		return -ENODEV;
 	}
 	len = pci_resource_len(pdev, 0);
-	if (len < MLX5X_ISEG_SIZE) {
+	if (len < MLX5X_ISEG_LEN) {
 		dev_err(dev, "BAR0 is %pa bytes, need at least %#x\n", &len,
-			MLX5X_ISEG_SIZE);
+			MLX5X_ISEG_LEN);
 		return -ENODEV;
 	}
 
@@ -64,7 +64,7 @@ static int mlx5x_bar_map(struct mlx5x_dev *mdev)
 		dev_err(dev, "cannot claim BAR0: %d\n", err);
 		return err;
 	}
-	mdev->iseg = pci_iomap(pdev, 0, MLX5X_ISEG_SIZE);
+	mdev->iseg = pci_iomap(pdev, 0, MLX5X_ISEG_LEN);
 	if (!mdev->iseg) {
 		dev_err(dev, "cannot map the init segment\n");
 		pci_release_region(pdev, 0);
@@ -180,7 +180,16 @@ static void mlx5x_remove(struct pci_dev *pdev)
 	kfree(mdev);
 }
 
-/* ConnectX-4 ... ConnectX-7 physical functions; VFs are not supported. */
+/*
+ * ConnectX-4 ... ConnectX-7 physical functions; VFs are not supported.
+ *
+ * These are mlx5_core's IDs too, so there is deliberately no
+ * MODULE_DEVICE_TABLE(): its modalias would make udev load mlx5x for
+ * every ConnectX at boot, racing mlx5_core for the functions.  mlx5x is
+ * loaded only when asked (modprobe/insmod) and then binds the listed
+ * functions that no driver holds; to move a function over from
+ * mlx5_core, use driver_override (README.rst).
+ */
 static const struct pci_device_id mlx5x_pci_table[] = {
 	{ PCI_VDEVICE(MELLANOX, 0x1013) },	/* ConnectX-4 */
 	{ PCI_VDEVICE(MELLANOX, 0x1015) },	/* ConnectX-4 Lx */
@@ -192,7 +201,6 @@ static const struct pci_device_id mlx5x_pci_table[] = {
 	{ PCI_VDEVICE(MELLANOX, 0x1021) },	/* ConnectX-7 */
 	{ }
 };
-MODULE_DEVICE_TABLE(pci, mlx5x_pci_table);
 
 static struct pci_driver mlx5x_pci_driver = {
 	.name = KBUILD_MODNAME,

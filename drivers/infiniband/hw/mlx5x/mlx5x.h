@@ -13,7 +13,7 @@
 /**
  * struct mlx5x_dev - one ConnectX PCI function driven by mlx5x
  * @pdev: the PCI function
- * @iseg: BAR0 mapping of the initialization segment (MLX5X_ISEG_SIZE bytes)
+ * @iseg: BAR0 mapping of the initialization segment (MLX5X_ISEG_LEN bytes)
  * @fw: firmware version read from the init segment
  * @cmdif_rev: command interface revision read from the init segment
  * @nr_stages: probe stages completed so far; teardown undoes exactly these

@@ -33,7 +33,7 @@ int mlx5x_uar_check(const struct mlx5x_uar_geom *g, u32 index)
 {
 	u64 off = mlx5x_uar_offset(g, index);
 
-	if (off < MLX5X_UAR_FIRST_INDEX * MLX5X_UAR_PAGE_LEN)
+	if (off < MLX5X_ISEG_PAGES * MLX5X_UAR_PAGE_LEN)
 		return -EINVAL;
 	if (off + mlx5x_uar_size(g) > g->bar_len)
 		return -ERANGE;

@@ -6,7 +6,7 @@
 #include <kunit/test.h>
 
 #include "../health.h"
-#include "../prm_extra.h"
+#include "../hw.h"
 
 static struct mlx5x_health_sample ok_sample(u32 counter)
 {
@@ -50,12 +50,12 @@ static void syndrome_is_fatal(struct kunit *test)
 	struct mlx5x_health h = {};
 	struct mlx5x_health_sample s = ok_sample(1);
 
-	s.synd_word = FIELD_PREP(MLX5X_HEALTH_SYND, 0x07);
+	s.synd_word = FIELD_PREP(MLX5X_ISEG_HEALTH_SYND_MASK, 0x07);
 	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_FATAL);
 	KUNIT_EXPECT_STREQ(test, mlx5x_health_synd_str(0x07),
 			   "irisc not responding");
 	/* An extended syndrome alone is not a fatal syndrome. */
-	s.synd_word = FIELD_PREP(MLX5X_HEALTH_EXT_SYND, 0x1234);
+	s.synd_word = FIELD_PREP(MLX5X_ISEG_HEALTH_EXT_SYND_MASK, 0x1234);
 	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_OK);
 }
 
@@ -67,9 +67,9 @@ static void dead_device_is_fatal(struct kunit *test)
 	s.fw_ver = U32_MAX;
 	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_FATAL);
 	s = ok_sample(2);
-	s.nic_if = MLX5X_NIC_IF_DISABLED;
+	s.nic_if = MLX5X_NIC_IFC_DISABLED;
 	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_FATAL);
-	s.nic_if = MLX5X_NIC_IF_SW_RESET;
+	s.nic_if = MLX5X_NIC_IFC_SW_RESET;
 	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_FATAL);
 }
 

@@ -9,7 +9,6 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 
-#include "../hw.h"
 #include "../iseg.h"
 
 /* One register as the four bytes read from BAR0, most significant first. */

@@ -7,8 +7,8 @@
 #include <kunit/test.h>
 #include <linux/slab.h>
 
+#include "../hw.h"
 #include "../pages.h"
-#include "../prm_extra.h"
 
 #define ADDR(i)		(0x40000000ULL + (i) * MLX5X_FW_PAGE_SIZE)
 

@@ -6,7 +6,7 @@
  */
 #include <kunit/test.h>
 
-#include "../prm_extra.h"
+#include "../hw.h"
 #include "../uar.h"
 
 #define BAR	0xf0000000ULL
@@ -49,7 +49,7 @@ static void init_segment_pages_refused(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, mlx5x_uar_check(&g4k, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mlx5x_uar_check(&g4k, 2), -EINVAL);
-	KUNIT_EXPECT_EQ(test, mlx5x_uar_check(&g4k, MLX5X_UAR_FIRST_INDEX), 0);
+	KUNIT_EXPECT_EQ(test, mlx5x_uar_check(&g4k, MLX5X_ISEG_PAGES), 0);
 	/* 64 KiB UAR pages: index 0 is the init segment, 1 is past it. */
 	KUNIT_EXPECT_EQ(test, mlx5x_uar_check(&g64k, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mlx5x_uar_check(&g64k, 1), 0);
