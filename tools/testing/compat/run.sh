@@ -230,6 +230,12 @@ main() {
 		result rootfs fail "tools/testing/vm/build-rootfs.sh failed"
 		exit 1
 	}
+	# Hold the tree while building in it: a build of a newer recipe then
+	# leaves it alone (build-rootfs.sh, drop_old_trees).
+	if [ -e "$root.ready" ]; then
+		exec 6<"$root.ready"
+		flock -s 6
+	fi
 	for kdir in $(find "$root/usr/src" -maxdepth 1 -name 'linux-headers-*-amd64' | sort -V); do
 		kver=${kdir##*/linux-headers-}
 		log "$kver (VM root tree)"

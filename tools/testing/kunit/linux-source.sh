@@ -18,6 +18,12 @@ K=$CACHE/kunit
 log() { printf '[kunit-src %s] %s\n' "$(date +%T)" "$*" >&2; }
 
 ROOT=$("$TOP/tools/testing/vm/build-rootfs.sh")
+# Hold the root tree while reading from it: a build of a newer recipe
+# then leaves it alone (build-rootfs.sh, drop_old_trees).
+if [ -e "$ROOT.ready" ]; then
+	exec 8<"$ROOT.ready"
+	flock -s 8
+fi
 TAR=$(find "$ROOT/usr/src" -maxdepth 1 -name 'linux-source-*.tar.xz' | sort -V | tail -n1)
 [ -n "$TAR" ] || { log "no linux-source tarball in $ROOT/usr/src"; exit 1; }
 NAME=$(basename "$TAR" .tar.xz)
