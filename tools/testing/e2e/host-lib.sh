@@ -88,47 +88,65 @@ build_ko() {
 	exec 7>&- 6<&-
 }
 
-# start_emu JOBDIR GUID: start the emulator on JOBDIR/vfu.sock and wait
-# until it listens.  Sets EMU_PID.  MLX5X_EMU_TRACE=1 adds --trace;
-# MLX5X_EMU_ARGS adds options (e.g. --fault-cmd-timeout=QUERY_ADAPTER).
+# start_emu JOBDIR GUID [TAG [OPTION...]]: start an emulator on
+# JOBDIR/vfu.sock (vfu-TAG.sock) and wait until it listens; its output,
+# report and log are emu.out, emu-report.txt, emu.log (emu-TAG.*).  Adds
+# its pid to EMU_PIDS and sets EMU_PID.  MLX5X_EMU_TRACE=1 adds --trace;
+# MLX5X_EMU_ARGS adds options to every instance (e.g.
+# --fault-cmd-timeout=QUERY_ADAPTER), OPTIONs to this one.
 start_emu() {
-	local job=$1 guid=$2 i trace=()
-	[ "${MLX5X_EMU_TRACE:-0}" = 1 ] && trace=(--trace --log "$job/emu.log")
-	rm -f "$job/vfu.sock" "$job/emu-report.txt"
+	local job=$1 guid=$2 tag=${3:+-$3} i trace=() pid
+	shift $(($# < 3 ? $# : 3))
+	[ "${MLX5X_EMU_TRACE:-0}" = 1 ] && trace=(--trace --log "$job/emu$tag.log")
+	rm -f "$job/vfu$tag.sock" "$job/emu$tag-report.txt"
 	# shellcheck disable=SC2086 # MLX5X_EMU_ARGS is a list of options
-	"$EMU_BIN" --socket "$job/vfu.sock" --guid "$guid" \
-		--report "$job/emu-report.txt" "${trace[@]}" ${MLX5X_EMU_ARGS:-} \
-		> "$job/emu.out" 2>&1 7>&- 8>&- &
-	EMU_PID=$!
+	"$EMU_BIN" --socket "$job/vfu$tag.sock" --guid "$guid" \
+		--report "$job/emu$tag-report.txt" "${trace[@]}" ${MLX5X_EMU_ARGS:-} \
+		"$@" > "$job/emu$tag.out" 2>&1 7>&- 8>&- &
+	pid=$!
+	EMU_PID=$pid
+	EMU_PIDS+=("$pid")
 	for ((i = 0; i < 300; i++)); do
-		[ -S "$job/vfu.sock" ] && return 0
-		kill -0 "$EMU_PID" 2>/dev/null || break
+		[ -S "$job/vfu$tag.sock" ] && return 0
+		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
-	MISSING="the emulator did not listen on $job/vfu.sock: $(tail -n 3 "$job/emu.out" | tr '\n' ' ')"
+	MISSING="the emulator did not listen on $job/vfu$tag.sock: $(tail -n 3 "$job/emu$tag.out" | tr '\n' ' ')"
 	stop_emu
 	return 1
 }
 
-# stop_emu: the emulator exits by itself once QEMU disconnects; give it
-# time to write its report, then insist.
+# any_alive PID...: true while one of them runs.
+any_alive() {
+	local p
+	for p in "$@"; do
+		kill -0 "$p" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+# stop_emu: every emulator exits by itself once QEMU disconnects; give
+# them time to write their reports, then insist.
 stop_emu() {
-	local i
-	[ -n "${EMU_PID:-}" ] || return 0
+	local pids=() i
+	[ -n "${EMU_PIDS[*]:-}" ] && pids=("${EMU_PIDS[@]}")
+	[ -n "${EMU_PID:-}" ] && [[ " ${pids[*]} " != *" $EMU_PID "* ]] && pids+=("$EMU_PID")
+	[ ${#pids[@]} -gt 0 ] || return 0
 	for ((i = 0; i < 150; i++)); do
-		kill -0 "$EMU_PID" 2>/dev/null || break
+		any_alive "${pids[@]}" || break
 		sleep 0.1
 	done
-	if kill -0 "$EMU_PID" 2>/dev/null; then
-		kill -TERM "$EMU_PID" 2>/dev/null
+	if any_alive "${pids[@]}"; then
+		kill -TERM "${pids[@]}" 2>/dev/null
 		for ((i = 0; i < 100; i++)); do
-			kill -0 "$EMU_PID" 2>/dev/null || break
+			any_alive "${pids[@]}" || break
 			sleep 0.1
 		done
-		kill -KILL "$EMU_PID" 2>/dev/null
+		kill -KILL "${pids[@]}" 2>/dev/null
 	fi
-	wait "$EMU_PID" 2>/dev/null
+	wait "${pids[@]}" 2>/dev/null
 	EMU_PID=
+	EMU_PIDS=()
 }
 
 # report_value FILE KEY: a value from the emulator's key=value report.

@@ -4,12 +4,15 @@
 # One e2e lane: build what it needs, boot the test VM, run the suite, parse.
 #
 #   lane.sh DRIVER SUITE      DRIVER: rxe | upstream | mlx5x
-#                             SUITE:  full | bringup
+#                             SUITE:  full | bringup | faults (mlx5x only)
 #
 #   rxe       soft-RoCE on a dummy netdev; checks the rig itself.
 #   upstream  the guest kernel's own mlx5_core + mlx5_ib on the emulated
 #             ConnectX (tools/testing/emu).
 #   mlx5x     our mlx5x.ko on the emulated ConnectX (mlx5_core never loads).
+#
+# Suite faults boots once with three emulated functions, each with one
+# fault injected by its emulator (see "fault suite" below).
 #
 # Results: $MLX5X_RESULTS/e2e-NAME.tsv (one line per test),
 # build/results/lane-NAME.md (human table), the job dir build/e2e/NAME/
@@ -37,11 +40,15 @@ SUITE=${2:-full}
 case $DRIVER in rxe | upstream | mlx5x) ;; *)
 	echo "usage: $0 rxe|upstream|mlx5x [full|bringup]" >&2; exit 2 ;;
 esac
-case $SUITE in full | bringup) ;; *)
-	echo "usage: $0 rxe|upstream|mlx5x [full|bringup]" >&2; exit 2 ;;
+case $SUITE in full | bringup | faults) ;; *)
+	echo "usage: $0 rxe|upstream|mlx5x [full|bringup|faults]" >&2; exit 2 ;;
 esac
 [ "$DRIVER/$SUITE" = rxe/bringup ] && {
 	echo "lane rxe has no bringup suite (it has no device to bring up)" >&2
+	exit 2
+}
+[ "$SUITE" = faults ] && [ "$DRIVER" != mlx5x ] && {
+	echo "suite faults exists for lane mlx5x only" >&2
 	exit 2
 }
 
@@ -93,7 +100,9 @@ lane_defaults() {
 		# Vendor-specific (DEVX, DR, ...) and other vendors' modules, and
 		# rdmacm (needs IPoIB addressing; waits ~30 s per test without it).
 		PY_EXCLUDE=${MLX5X_E2E_PY_EXCLUDE:-"test_mlx5_*,test_efa*,test_rdmacm,test_cuda*"}
-		if [ "$SUITE" = bringup ]; then
+		if [ "$SUITE" = faults ]; then
+			VM_TMO=${MLX5X_VM_TIMEOUT:-600}
+		elif [ "$SUITE" = bringup ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-900}
 		else
 			VM_TMO=${MLX5X_VM_TIMEOUT:-1800}
@@ -119,6 +128,161 @@ write_env() {
 	SUITE_PARTS="$PARTS"
 	MLX5X_PARAMS="${MLX5X_PARAMS:-}"
 	EOF
+	[ "$SUITE" != faults ] || fault_env >> "$JOB/job.env"
+}
+
+# --- fault suite (mlx5x) --------------------------------------------------
+#
+# Three emulator instances, one per scenario, attached in this order (so
+# the guest finds them in this order on the bus); each has its own
+# firmware version, which the guest checks to be sure it drives the
+# instance it thinks.  The guest records one line per scenario from its
+# side (driver behaviour, dmesg); fault_lines folds the emulator's view
+# (report, trace) into the same line.
+#   cmd-timeout  QUERY_ADAPTER (ready stage, events mode) never completes
+#   cmd-status   the 2nd CREATE_EQ (1st completion EQ) fails with a status
+#                (FAULT_STATUS_NTH: the async EQ's is the 1st)
+#   health       a fatal health syndrome some seconds after INIT_HCA
+
+FAULT_TAGS="cmd-timeout cmd-status health"
+FAULT_FWS="16.35.4031 16.35.4032 16.35.4033"
+FAULT_CMD_TMO_MS=3000
+FAULT_TIMEOUT_OP=QUERY_ADAPTER
+FAULT_TIMEOUT_OPCODE=0x101
+FAULT_STATUS_OP=CREATE_EQ
+FAULT_STATUS_OPCODE=0x301
+FAULT_STATUS=0x3
+FAULT_STATUS_NAME="bad parameter"
+FAULT_STATUS_SYND=0x0badc0de
+FAULT_STATUS_NTH=2
+FAULT_HEALTH_SYND=0x7
+FAULT_HEALTH_DELAY_MS=5000
+FAULT_HEALTH_POLL_MS=500
+
+fault_env() {
+	cat <<-EOF
+	FAULT_FWS="$FAULT_FWS"
+	FAULT_CMD_TMO_MS=$FAULT_CMD_TMO_MS
+	FAULT_TIMEOUT_OP=$FAULT_TIMEOUT_OP
+	FAULT_TIMEOUT_OPCODE=$FAULT_TIMEOUT_OPCODE
+	FAULT_STATUS_OP=$FAULT_STATUS_OP
+	FAULT_STATUS_OPCODE=$FAULT_STATUS_OPCODE
+	FAULT_STATUS=$FAULT_STATUS
+	FAULT_STATUS_NAME="$FAULT_STATUS_NAME"
+	FAULT_STATUS_SYND=$FAULT_STATUS_SYND
+	FAULT_HEALTH_SYND=$FAULT_HEALTH_SYND
+	FAULT_HEALTH_POLL_MS=$FAULT_HEALTH_POLL_MS
+	EOF
+}
+
+# fault_emu_args TAG: the emulator options of one scenario.
+fault_emu_args() {
+	case $1 in
+	cmd-timeout) echo "--fault-cmd-timeout=$FAULT_TIMEOUT_OP" ;;
+	cmd-status) echo "--fault-cmd-status=$FAULT_STATUS_OP:$FAULT_STATUS:$FAULT_STATUS_SYND:$FAULT_STATUS_NTH" ;;
+	health) echo "--fault-health=$FAULT_HEALTH_SYND:$FAULT_HEALTH_DELAY_MS" ;;
+	esac
+}
+
+# start_fault_emus: one emulator per scenario; sets SOCKOPT.
+start_fault_emus() {
+	local tag i=0 fws
+	read -ra fws <<< "$FAULT_FWS"
+	for tag in $FAULT_TAGS; do
+		# shellcheck disable=SC2046 # one option per scenario
+		start_emu "$JOB" "0x0002c90300e5f00$((i + 1))" "$tag" --trace \
+			--log "$JOB/emu-$tag.log" --fw "${fws[$i]}" $(fault_emu_args "$tag") ||
+			return 1
+		hlog "emulator $tag listening (pid $EMU_PID, fw ${fws[$i]}, $(fault_emu_args "$tag"))"
+		SOCKOPT+=(-s "vfu-$tag.sock")
+		i=$((i + 1))
+	done
+}
+
+# emu_leaks TAG: "live_objects=0 pages_held=0" from the report, or fail.
+emu_leaks() {
+	local r=$JOB/emu-$1-report.txt live pages
+	[ -s "$r" ] || { echo "no report ($(basename "$r"))"; return 1; }
+	live=$(report_value "$r" live_objects)
+	pages=$(report_value "$r" pages_held)
+	echo "live_objects=${live:-?} pages_held=${pages:-?}"
+	[ "$live" = 0 ] && [ "$pages" = 0 ]
+}
+
+# emu_check_*: the emulator's side of a scenario; prints a detail.
+emu_check_timeout() {
+	local n leaks rc=0
+	n=$(grep -cE "fault: command $FAULT_TIMEOUT_OP in slot [0-9]+ left pending" \
+		"$JOB/emu-cmd-timeout.log" 2>/dev/null)
+	leaks=$(emu_leaks cmd-timeout) || rc=1
+	[ "${n:-0}" -eq 2 ] || rc=1
+	echo "$n of 2 $FAULT_TIMEOUT_OP left pending, $leaks"
+	return $rc
+}
+
+emu_check_status() {
+	local n leaks rc=0
+	n=$(grep -cE "op=$FAULT_STATUS_OP\\($FAULT_STATUS_OPCODE\\) .*\\($FAULT_STATUS\\) synd=$FAULT_STATUS_SYND .*\\(injected\\)" \
+		"$JOB/emu-cmd-status.log" 2>/dev/null)
+	leaks=$(emu_leaks cmd-status) || rc=1
+	[ "${n:-0}" -eq 1 ] || rc=1
+	echo "$n of 1 injected $FAULT_STATUS_OP failures, $leaks"
+	return $rc
+}
+
+# After the syndrome the driver must send nothing; the pages the dead
+# device still holds are exactly those the driver freed locally.
+emu_check_health() {
+	local log=$JOB/emu-health.log r=$JOB/emu-health-report.txt at after held freed
+	at=$(grep -nm1 "fault: health syndrome $FAULT_HEALTH_SYND raised" "$log" 2>/dev/null | cut -d: -f1)
+	[ -n "$at" ] || { echo "syndrome never raised (not read by the driver?)"; return 1; }
+	after=$(tail -n +"$at" "$log" | grep -c ' cmd slot=')
+	held=$(report_value "$r" pages_held)
+	freed=$(sed -n 's/^HEALTH_FREED_LOCALLY=//p' "$JOB/faults.env" 2>/dev/null)
+	echo "syndrome raised, $after commands after it, pages_held=${held:-?}, freed locally ${freed:-?}"
+	[ "$after" -eq 0 ] && [ -n "$held" ] && [ "$held" = "$freed" ]
+}
+
+# fault_line TAG GUEST_LINE: one scenario's line with the emulator's view
+# folded in; it passes only if both sides do.
+fault_line() {
+	local tag=$1 st det emu erc
+	case $tag in
+	cmd-timeout) emu=$(emu_check_timeout) ;;
+	cmd-status) emu=$(emu_check_status) ;;
+	health) emu=$(emu_check_health) ;;
+	esac
+	erc=$?
+	if [ -z "$2" ]; then
+		printf 'faults/%s\tfail\tthe scenario did not run | emulator: %s\n' "$tag" "$emu"
+		return
+	fi
+	st=$(cut -f2 <<< "$2")
+	det=$(cut -f3 <<< "$2")
+	if [ "$st" = pass ] && [ $erc -eq 0 ]; then
+		printf 'faults/%s\tpass\t%s | emulator: %s\n' "$tag" "$det" "$emu"
+	else
+		printf 'faults/%s\tfail\tguest: %s | emulator: %s\n' "$tag" "$det" "$emu"
+	fi
+}
+
+# fault_lines: the guest's lines in their order, each scenario's with the
+# emulator's view folded in; a scenario the guest never reached fails.
+fault_lines() {
+	local line tag seen=" "
+	while IFS= read -r line; do
+		tag=${line%%$'\t'*}
+		tag=${tag#faults/}
+		if [[ " $FAULT_TAGS " == *" $tag "* ]]; then
+			fault_line "$tag" "$line"
+			seen+="$tag "
+		else
+			printf '%s\n' "$line"
+		fi
+	done < "$JOB/results.tsv"
+	for tag in $FAULT_TAGS; do
+		[[ "$seen" == *" $tag "* ]] || fault_line "$tag" ""
+	done
 }
 
 # --- result post-processing ----------------------------------------------
@@ -179,7 +343,7 @@ apply_known() {
 # check_dmesg: kernel warnings, errors and traces from the lane's drivers,
 # and any oops/WARN/BUG at all, minus the known-file's dmesg allowances.
 check_dmesg() {
-	local raw=$JOB/dmesg-raw.txt pat hits allow
+	local raw=$JOB/dmesg-raw.txt pat hits allow what
 	if [ ! -s "$raw" ]; then
 		# The vm line already fails when the job did not finish.
 		case $vmrc in
@@ -194,11 +358,18 @@ check_dmesg() {
 	mlx5x) pat='mlx5x|mlx5|rdma|ib_|infiniband' ;;
 	esac
 	allow=$(known_dmesg | paste -sd'|')
+	# The fault suite provokes driver errors; its scenarios check them.
+	if [ "$SUITE" = faults ]; then
+		pat='^$'
+		what="no oops, WARNING, BUG or call trace (driver errors are the scenarios' to check)"
+	else
+		what="no warnings, errors or traces from ${pat//|/, }"
+	fi
 	hits=$( { grep -E '^<[0-4]>' "$raw" | grep -iE "$pat"
 		grep -E 'Call Trace|WARNING:|BUG:|Oops|general protection|UBSAN|KASAN|RIP:|list_(add|del) corruption|refcount_t' "$raw"
 		} | if [ -n "$allow" ]; then grep -vE "$allow"; else cat; fi | sort -u)
 	if [ -z "$hits" ]; then
-		echo "dmesg	pass	no warnings, errors or traces from ${pat//|/, }"
+		echo "dmesg	pass	$what"
 	else
 		echo "dmesg	fail	$(echo "$hits" | wc -l) line(s): $(echo "$hits" | head -n 2 | sed 's/^<[0-9]>//' | tr '\t\n' '  ' | cut -c1-240)"
 	fi
@@ -307,12 +478,14 @@ boot_lane() {
 		build_emu || missing+=("$MISSING")
 	fi
 	[ ${#missing[@]} -eq 0 ] || fail_early "$(printf '%s; ' "${missing[@]}" | sed 's/; $//')"
-	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,pyverbs-run.py} "$JOB/"
+	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,pyverbs-run.py} "$JOB/"
 	chmod +x "$JOB/run.sh"
 	write_env
 
 	SOCKOPT=()
-	if [ "$DRIVER" != rxe ]; then
+	if [ "$SUITE" = faults ]; then
+		start_fault_emus || fail_early "$MISSING"
+	elif [ "$DRIVER" != rxe ]; then
 		# Distinct GUIDs per lane, so two lanes never look alike.
 		case $DRIVER in upstream) guid=0x0002c90300e50001 ;; *) guid=0x0002c90300e50002 ;; esac
 		start_emu "$JOB" "$guid" || fail_early "$MISSING"
@@ -337,10 +510,14 @@ fi
 
 touch "$JOB/results.tsv" "$JOB/pyverbs-tests.tsv"
 {
-	cat "$JOB/results.tsv"
+	if [ "$SUITE" = faults ]; then
+		fault_lines
+	else
+		cat "$JOB/results.tsv"
+	fi
 	vm_line "$vmrc"
 	check_dmesg
-	[ "$DRIVER" = rxe ] || check_emu_report
+	[ "$DRIVER" = rxe ] || [ "$SUITE" = faults ] || check_emu_report
 } > "$JOB/raw.tsv"
 apply_known "$JOB/raw.tsv" "$JOB/final.tsv"
 awk -F'\t' -v OFS='\t' -v p="$DRIVER" 'NF { $1 = p "/" $1; print }' "$JOB/final.tsv" > "$TSV"

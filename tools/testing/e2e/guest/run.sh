@@ -9,6 +9,7 @@ cd /job || exit 97
 . ./job.env
 . ./lib.sh
 . ./suite.sh
+. ./faults.sh
 mkdir -p "$LOGS"
 : > "$RES"
 : > "$PERF"
@@ -238,7 +239,9 @@ bringup_mlx5x() {
 # --- main ----------------------------------------------------------------
 
 say "lane $LANE, suite $SUITE"
-if "setup_$LANE"; then
+if [ "$SUITE" = faults ]; then
+	"faults_$LANE"
+elif "setup_$LANE"; then
 	case $SUITE in
 	full)
 		run_suite

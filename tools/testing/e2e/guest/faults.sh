@@ -1,0 +1,207 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2153
+# (FAULT_* come from job.env)
+# Fault suite of lane mlx5x (sourced by run.sh): three emulated ConnectX
+# functions, each with one fault injected by its emulator (lane.sh), driven
+# one at a time.  driver_override keeps mlx5x off the functions a scenario
+# does not use.  Each scenario records one line from the guest's side
+# (driver behaviour, dmesg text); lane.sh then folds the emulator's view
+# (report, trace) into the same line.
+#
+# job.env: FAULT_FWS (firmware version per function, in bus order),
+# FAULT_CMD_TMO_MS, FAULT_TIMEOUT_OP/_OPCODE, FAULT_STATUS_OP/_OPCODE,
+# FAULT_STATUS, FAULT_STATUS_NAME, FAULT_STATUS_SYND, FAULT_HEALTH_SYND,
+# FAULT_HEALTH_POLL_MS.
+
+FAULT_ENV=/job/faults.env
+
+# The emulated functions in bus order (= the order of the -s options).
+emu_functions() {
+	local d
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor" 2>/dev/null)" = 0x15b3 ] && basename "$d"
+	done | sort
+}
+
+# only_function F: F is the one function mlx5x may bind (or none).
+only_function() {
+	local d
+	for d in $FAULT_FNS; do
+		if [ "$d" = "$1" ]; then
+			echo mlx5x > "/sys/bus/pci/devices/$d/driver_override"
+		else
+			echo none > "/sys/bus/pci/devices/$d/driver_override"
+		fi
+	done
+}
+
+bound_to_mlx5x() {
+	[ "$(basename "$(readlink -f "/sys/bus/pci/devices/$1/driver")")" = mlx5x ]
+}
+
+# Kernel log lines of function F since fault_begin, without timestamps.
+fault_dmesg() {
+	dmesg | tail -n +"$((FAULT_MARK + 1))" | sed 's/^\[ *[0-9.]*\] //' |
+		grep -F "mlx5x $1: "
+}
+
+# fault_count F ERE: how many of F's lines since fault_begin match.
+fault_count() { fault_dmesg "$1" | grep -cE "$2"; }
+
+# fault_begin F: a new scenario on F; the log from here on is its own.
+fault_begin() {
+	FAULT_MARK=$(dmesg | wc -l)
+	FAULT_BAD=
+	FAULT_LOG=$(logname "faults-$2")
+	only_function "$1"
+	say "fault scenario $2 on $1"
+}
+
+# fault_expect WHAT OK: note a failed expectation (OK is a status).
+fault_expect() { [ "$2" -eq 0 ] || FAULT_BAD+="${FAULT_BAD:+; }$1"; }
+
+# fault_insmod [PARAM=VALUE...]: load mlx5x; 0 if insmod succeeded.
+fault_insmod() {
+	timeout -k 5 120 insmod /job/mlx5x.ko "$@" >> "$FAULT_LOG" 2>&1
+}
+
+fault_rmmod() {
+	[ -d /sys/module/mlx5x ] || return 0
+	timeout -k 5 180 rmmod mlx5x >> "$FAULT_LOG" 2>&1
+}
+
+# The function must be the emulator instance we think it is.
+fault_fw_check() {
+	fault_count "$1" "firmware $2, command interface rev" > /dev/null
+	fault_expect "no 'firmware $2' line (wrong function?)" $?
+}
+
+fault_record() {
+	local name=faults/$1
+	fault_dmesg "$2" > "$(logname "$name").dmesg"
+	if [ -z "$FAULT_BAD" ]; then
+		record "$name" pass "$3"
+	else
+		record "$name" fail "$FAULT_BAD"
+	fi
+}
+
+# (a) A command that never completes in events mode: the ready stage's
+# QUERY_ADAPTER.  The engine must give up after its timeout (after the
+# missed-event poll found nothing), quarantine the slot, say which
+# command, and stay usable: the probe completes, rmmod completes and a
+# second insmod does the same again.
+fault_cmd_timeout() {
+	local f=$1 i n re
+	fault_begin "$f" cmd-timeout
+	for i in 1 2; do
+		fault_insmod cmd_timeout_ms="$FAULT_CMD_TMO_MS"
+		fault_expect "insmod $i failed" $?
+		bound_to_mlx5x "$f"
+		fault_expect "not bound after insmod $i" $?
+		fault_rmmod
+		fault_expect "rmmod $i failed" $?
+	done
+	fault_fw_check "$f" "${FAULT_FWS%% *}"
+	re="cmd $FAULT_TIMEOUT_OP\\($FAULT_TIMEOUT_OPCODE\\) op_mod 0x0: no completion after $FAULT_CMD_TMO_MS ms \\(events mode\\), slot [0-9]+ quarantined"
+	n=$(fault_count "$f" "$re")
+	[ "$n" -eq 2 ]
+	fault_expect "$n of 2 timeout lines naming $FAULT_TIMEOUT_OP" $?
+	n=$(fault_count "$f" '^mlx5x [^ ]+ ready: ')
+	[ "$n" -eq 2 ]
+	fault_expect "$n of 2 ready lines" $?
+	n=$(fault_count "$f" 'probe stage|killed|Call Trace')
+	[ "$n" -eq 0 ]
+	fault_expect "$n probe-stage/killed lines" $?
+	fault_record cmd-timeout "$f" "2x insmod: $FAULT_TIMEOUT_OP timed out after $FAULT_CMD_TMO_MS ms in events mode, slot quarantined, probe completed ('ready'); 2x rmmod ok"
+}
+
+# (b) A command failing with a bad status late in the probe (the first
+# completion EQ's CREATE_EQ, in events mode): the probe fails naming the
+# opcode, status and syndrome, unwinds every stage and leaves nothing
+# behind (the emulator's report, checked by lane.sh); rmmod completes.
+fault_cmd_status() {
+	local f=$1 n re
+	fault_begin "$f" cmd-status
+	fault_insmod
+	fault_expect "insmod failed" $?
+	! bound_to_mlx5x "$f"
+	fault_expect "bound although the probe should fail" $?
+	fault_rmmod
+	fault_expect "rmmod failed" $?
+	fault_fw_check "$f" "$(echo "$FAULT_FWS" | cut -d' ' -f2)"
+	re="cmd $FAULT_STATUS_OP\\($FAULT_STATUS_OPCODE\\) op_mod 0x0 failed: status $FAULT_STATUS_NAME\\($FAULT_STATUS\\), syndrome $FAULT_STATUS_SYND\$"
+	n=$(fault_count "$f" "$re")
+	[ "$n" -eq 1 ]
+	fault_expect "$n of 1 lines naming $FAULT_STATUS_OP, status and syndrome" $?
+	n=$(fault_count "$f" 'probe stage eqs failed: -22$')
+	[ "$n" -eq 1 ]
+	fault_expect "$n of 1 'probe stage eqs failed' lines" $?
+	n=$(fault_count "$f" 'not returned|incomplete|killed')
+	[ "$n" -eq 0 ]
+	fault_expect "$n lines about pages not returned or a killed engine" $?
+	fault_record cmd-status "$f" "probe failed at stage eqs: '$(fault_dmesg "$f" | grep -E -m1 "$re" | sed 's/^mlx5x [^ ]* //')'; rmmod ok"
+}
+
+# (c) A fatal health syndrome once the function is up: the poller puts
+# it in the error state, logs that once, the engine stops sending
+# commands (lane.sh checks the emulator saw none), and rmmod completes,
+# freeing locally the pages the dead device still holds.
+fault_health() {
+	local f=$1 n end freed
+	fault_begin "$f" health
+	fault_insmod health_poll_ms="$FAULT_HEALTH_POLL_MS"
+	fault_expect "insmod failed" $?
+	bound_to_mlx5x "$f"
+	fault_expect "not bound after insmod" $?
+	n=$(fault_count "$f" ' ready: ')
+	[ "$n" -eq 1 ]
+	fault_expect "no ready line before the syndrome" $?
+	end=$((SECONDS + 60))
+	until fault_count "$f" 'health: fatal syndrome' > /dev/null; do
+		[ $SECONDS -lt $end ] || break
+		sleep 0.2
+	done
+	fault_rmmod
+	fault_expect "rmmod failed" $?
+	fault_fw_check "$f" "${FAULT_FWS##* }"
+	n=$(fault_count "$f" "health: fatal syndrome $FAULT_HEALTH_SYND \\(.*\\), ext 0x[0-9a-f]+, rfr [01], entering error state\$")
+	[ "$n" -eq 1 ]
+	fault_expect "$n of 1 fatal syndrome $FAULT_HEALTH_SYND lines in 60 s" $?
+	n=$(fault_count "$f" 'health: ')
+	[ "$n" -eq 1 ]
+	fault_expect "$n health lines (the error state is logged once)" $?
+	n=$(fault_count "$f" 'command interface killed')
+	[ "$n" -eq 1 ]
+	fault_expect "$n of 1 'command interface killed' lines" $?
+	freed=$(fault_dmesg "$f" | sed -n 's/.* \([0-9]*\) firmware pages not returned, freeing them locally$/\1/p')
+	[ -n "$freed" ]
+	fault_expect "no 'pages freed locally' line" $?
+	echo "HEALTH_FREED_LOCALLY=${freed:-}" >> "$FAULT_ENV"
+	fault_record health "$f" "error state: '$(fault_dmesg "$f" | grep -m1 'health: fatal' | sed 's/^mlx5x [^ ]* //')', logged once; rmmod ok, ${freed:-?} pages freed locally"
+}
+
+faults_mlx5x() {
+	local n
+	: > "$FAULT_ENV"
+	[ -f /job/mlx5x.ko ] || { record faults/setup fail "no /job/mlx5x.ko"; return 1; }
+	FAULT_FNS=$(emu_functions | tr '\n' ' ')
+	FAULT_FNS=${FAULT_FNS% }
+	n=$(echo "$FAULT_FNS" | wc -w)
+	if [ "$n" -ne 3 ]; then
+		record faults/setup fail "$n emulated functions, want 3: $FAULT_FNS"
+		return 1
+	fi
+	if ! modprobe -a ib_core ib_uverbs > "$(logname faults-setup)" 2>&1; then
+		record faults/setup fail "modprobe ib_core ib_uverbs: $(excerpt "$(logname faults-setup)")"
+		return 1
+	fi
+	echo "FAULT_FNS=\"$FAULT_FNS\"" >> "$FAULT_ENV"
+	record faults/setup pass "functions $FAULT_FNS"
+	# shellcheck disable=SC2086 # three words
+	set -- $FAULT_FNS
+	fault_cmd_timeout "$1"
+	fault_cmd_status "$2"
+	fault_health "$3"
+	only_function none
+}
