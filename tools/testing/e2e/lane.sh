@@ -209,24 +209,14 @@ emu_leaks() {
 	[ "$live" = 0 ] && [ "$pages" = 0 ]
 }
 
-# emu_check_*: the emulator's side of a scenario; prints a detail.
-emu_check_timeout() {
+# emu_logged TAG N ERE WHAT: the emulator of scenario TAG logged N lines
+# matching ERE and kept nothing; prints a detail.
+emu_logged() {
 	local n leaks rc=0
-	n=$(grep -cE "fault: command $FAULT_TIMEOUT_OP in slot [0-9]+ left pending" \
-		"$JOB/emu-cmd-timeout.log" 2>/dev/null)
-	leaks=$(emu_leaks cmd-timeout) || rc=1
-	[ "${n:-0}" -eq 2 ] || rc=1
-	echo "$n of 2 $FAULT_TIMEOUT_OP left pending, $leaks"
-	return $rc
-}
-
-emu_check_status() {
-	local n leaks rc=0
-	n=$(grep -cE "op=$FAULT_STATUS_OP\\($FAULT_STATUS_OPCODE\\) .*\\($FAULT_STATUS\\) synd=$FAULT_STATUS_SYND .*\\(injected\\)" \
-		"$JOB/emu-cmd-status.log" 2>/dev/null)
-	leaks=$(emu_leaks cmd-status) || rc=1
-	[ "${n:-0}" -eq 1 ] || rc=1
-	echo "$n of 1 injected $FAULT_STATUS_OP failures, $leaks"
+	n=$(grep -cE "$3" "$JOB/emu-$1.log" 2>/dev/null)
+	leaks=$(emu_leaks "$1") || rc=1
+	[ "${n:-0}" -eq "$2" ] || rc=1
+	echo "${n:-0} of $2 $4, $leaks"
 	return $rc
 }
 
@@ -248,8 +238,14 @@ emu_check_health() {
 fault_line() {
 	local tag=$1 st det emu erc
 	case $tag in
-	cmd-timeout) emu=$(emu_check_timeout) ;;
-	cmd-status) emu=$(emu_check_status) ;;
+	cmd-timeout)
+		emu=$(emu_logged cmd-timeout 2 \
+			"fault: command $FAULT_TIMEOUT_OP in slot [0-9]+ left pending" \
+			"$FAULT_TIMEOUT_OP left pending") ;;
+	cmd-status)
+		emu=$(emu_logged cmd-status 1 \
+			"op=$FAULT_STATUS_OP\\($FAULT_STATUS_OPCODE\\) .*\\($FAULT_STATUS\\) synd=$FAULT_STATUS_SYND .*\\(injected\\)" \
+			"injected $FAULT_STATUS_OP failures") ;;
 	health) emu=$(emu_check_health) ;;
 	esac
 	erc=$?

@@ -60,6 +60,14 @@ fault_begin() {
 # fault_expect WHAT OK: note a failed expectation (OK is a status).
 fault_expect() { [ "$2" -eq 0 ] || FAULT_BAD+="${FAULT_BAD:+; }$1"; }
 
+# fault_want F N ERE WHAT: F logged exactly N lines matching ERE.
+fault_want() {
+	local n
+	n=$(fault_count "$1" "$3")
+	[ "$n" -eq "$2" ]
+	fault_expect "$n of $2 $4" $?
+}
+
 # fault_insmod [PARAM=VALUE...]: load mlx5x; 0 if insmod succeeded.
 fault_insmod() {
 	timeout -k 5 120 insmod /job/mlx5x.ko "$@" >> "$FAULT_LOG" 2>&1
@@ -68,12 +76,6 @@ fault_insmod() {
 fault_rmmod() {
 	[ -d /sys/module/mlx5x ] || return 0
 	timeout -k 5 180 rmmod mlx5x >> "$FAULT_LOG" 2>&1
-}
-
-# The function must be the emulator instance we think it is.
-fault_fw_check() {
-	fault_count "$1" "firmware $2, command interface rev" > /dev/null
-	fault_expect "no 'firmware $2' line (wrong function?)" $?
 }
 
 fault_record() {
@@ -92,7 +94,7 @@ fault_record() {
 # command, and stay usable: the probe completes, rmmod completes and a
 # second insmod does the same again.
 fault_cmd_timeout() {
-	local f=$1 i n re
+	local f=$1 i re
 	fault_begin "$f" cmd-timeout
 	for i in 1 2; do
 		fault_insmod cmd_timeout_ms="$FAULT_CMD_TMO_MS"
@@ -102,17 +104,12 @@ fault_cmd_timeout() {
 		fault_rmmod
 		fault_expect "rmmod $i failed" $?
 	done
-	fault_fw_check "$f" "${FAULT_FWS%% *}"
+	# Each function has its own firmware version: is it the right one?
+	fault_want "$f" 2 "firmware ${FAULT_FWS%% *}, command" "'firmware ${FAULT_FWS%% *}' lines"
 	re="cmd $FAULT_TIMEOUT_OP\\($FAULT_TIMEOUT_OPCODE\\) op_mod 0x0: no completion after $FAULT_CMD_TMO_MS ms \\(events mode\\), slot [0-9]+ quarantined"
-	n=$(fault_count "$f" "$re")
-	[ "$n" -eq 2 ]
-	fault_expect "$n of 2 timeout lines naming $FAULT_TIMEOUT_OP" $?
-	n=$(fault_count "$f" '^mlx5x [^ ]+ ready: ')
-	[ "$n" -eq 2 ]
-	fault_expect "$n of 2 ready lines" $?
-	n=$(fault_count "$f" 'probe stage|killed|Call Trace')
-	[ "$n" -eq 0 ]
-	fault_expect "$n probe-stage/killed lines" $?
+	fault_want "$f" 2 "$re" "timeout lines naming $FAULT_TIMEOUT_OP"
+	fault_want "$f" 2 ' ready: ' "ready lines"
+	fault_want "$f" 0 'probe stage|killed' "probe-stage/killed lines"
 	fault_record cmd-timeout "$f" "2x insmod: $FAULT_TIMEOUT_OP timed out after $FAULT_CMD_TMO_MS ms in events mode, slot quarantined, probe completed ('ready'); 2x rmmod ok"
 }
 
@@ -121,7 +118,7 @@ fault_cmd_timeout() {
 # opcode, status and syndrome, unwinds every stage and leaves nothing
 # behind (the emulator's report, checked by lane.sh); rmmod completes.
 fault_cmd_status() {
-	local f=$1 n re
+	local f=$1 fw re
 	fault_begin "$f" cmd-status
 	fault_insmod
 	fault_expect "insmod failed" $?
@@ -129,17 +126,12 @@ fault_cmd_status() {
 	fault_expect "bound although the probe should fail" $?
 	fault_rmmod
 	fault_expect "rmmod failed" $?
-	fault_fw_check "$f" "$(echo "$FAULT_FWS" | cut -d' ' -f2)"
+	fw=$(echo "$FAULT_FWS" | cut -d' ' -f2)
+	fault_want "$f" 1 "firmware $fw, command" "'firmware $fw' lines"
 	re="cmd $FAULT_STATUS_OP\\($FAULT_STATUS_OPCODE\\) op_mod 0x0 failed: status $FAULT_STATUS_NAME\\($FAULT_STATUS\\), syndrome $FAULT_STATUS_SYND\$"
-	n=$(fault_count "$f" "$re")
-	[ "$n" -eq 1 ]
-	fault_expect "$n of 1 lines naming $FAULT_STATUS_OP, status and syndrome" $?
-	n=$(fault_count "$f" 'probe stage eqs failed: -22$')
-	[ "$n" -eq 1 ]
-	fault_expect "$n of 1 'probe stage eqs failed' lines" $?
-	n=$(fault_count "$f" 'not returned|incomplete|killed')
-	[ "$n" -eq 0 ]
-	fault_expect "$n lines about pages not returned or a killed engine" $?
+	fault_want "$f" 1 "$re" "lines naming $FAULT_STATUS_OP, status and syndrome"
+	fault_want "$f" 1 'probe stage eqs failed: -22$' "'probe stage eqs failed' lines"
+	fault_want "$f" 0 'not returned|incomplete|killed' "lines about pages not returned or a killed engine"
 	fault_record cmd-status "$f" "probe failed at stage eqs: '$(fault_dmesg "$f" | grep -E -m1 "$re" | sed 's/^mlx5x [^ ]* //')'; rmmod ok"
 }
 
@@ -148,15 +140,13 @@ fault_cmd_status() {
 # commands (lane.sh checks the emulator saw none), and rmmod completes,
 # freeing locally the pages the dead device still holds.
 fault_health() {
-	local f=$1 n end freed
+	local f=$1 end freed
 	fault_begin "$f" health
 	fault_insmod health_poll_ms="$FAULT_HEALTH_POLL_MS"
 	fault_expect "insmod failed" $?
 	bound_to_mlx5x "$f"
 	fault_expect "not bound after insmod" $?
-	n=$(fault_count "$f" ' ready: ')
-	[ "$n" -eq 1 ]
-	fault_expect "no ready line before the syndrome" $?
+	fault_want "$f" 1 ' ready: ' "ready lines before the syndrome"
 	end=$((SECONDS + 60))
 	until fault_count "$f" 'health: fatal syndrome' > /dev/null; do
 		[ $SECONDS -lt $end ] || break
@@ -164,16 +154,12 @@ fault_health() {
 	done
 	fault_rmmod
 	fault_expect "rmmod failed" $?
-	fault_fw_check "$f" "${FAULT_FWS##* }"
-	n=$(fault_count "$f" "health: fatal syndrome $FAULT_HEALTH_SYND \\(.*\\), ext 0x[0-9a-f]+, rfr [01], entering error state\$")
-	[ "$n" -eq 1 ]
-	fault_expect "$n of 1 fatal syndrome $FAULT_HEALTH_SYND lines in 60 s" $?
-	n=$(fault_count "$f" 'health: ')
-	[ "$n" -eq 1 ]
-	fault_expect "$n health lines (the error state is logged once)" $?
-	n=$(fault_count "$f" 'command interface killed')
-	[ "$n" -eq 1 ]
-	fault_expect "$n of 1 'command interface killed' lines" $?
+	fault_want "$f" 1 "firmware ${FAULT_FWS##* }, command" "'firmware ${FAULT_FWS##* }' lines"
+	fault_want "$f" 1 "health: fatal syndrome $FAULT_HEALTH_SYND \\(.*\\), ext 0x[0-9a-f]+, rfr [01], entering error state\$" \
+		"fatal syndrome $FAULT_HEALTH_SYND lines in 60 s"
+	# The error state is logged once: no other health line at all.
+	fault_want "$f" 1 'health: ' "health lines"
+	fault_want "$f" 1 'command interface killed' "'command interface killed' lines"
 	freed=$(fault_dmesg "$f" | sed -n 's/.* \([0-9]*\) firmware pages not returned, freeing them locally$/\1/p')
 	[ -n "$freed" ]
 	fault_expect "no 'pages freed locally' line" $?
