@@ -73,9 +73,9 @@ bool mlx5x_iseg_fw_initializing(__be32 initializing)
  */
 int mlx5x_iseg_cmdq_geom(__be32 cmdq_addr_l_sz, struct mlx5x_cmdq_geom *geom)
 {
+	u8 log_sz = be32_get_bits(cmdq_addr_l_sz, MLX5X_ISEG_CMDQ_LOG_SZ_MASK);
 	u8 log_stride = be32_get_bits(cmdq_addr_l_sz,
 				      MLX5X_ISEG_CMDQ_LOG_STRIDE_MASK);
-	u8 log_sz = be32_get_bits(cmdq_addr_l_sz, MLX5X_ISEG_CMDQ_LOG_SZ_MASK);
 
 	if (log_sz < 1 || BIT(log_sz) > MLX5X_CMD_MAX_SLOTS)
 		return -EINVAL;
