@@ -101,6 +101,45 @@ enum {
 	MLX5X_ATOMIC_REQ_MODE_HOST	= 1,
 };
 
+/*
+ * UMR WQE (REG_UMR QP, opcode UMR): the control segment's immediate is
+ * the mkey to modify; then the UMR control segment (48 bytes), an mkey
+ * context (64 bytes) with the new values of the fields selected by
+ * mkey_mask, and, for a translation update, a data segment.
+ */
+#define MLX5X_WQE_UMR_FLAGS_OFF		0x00
+#define MLX5X_WQE_UMR_FLAGS_MASK	0xff000000U
+#define MLX5X_WQE_UMR_XLT_OCTOWORDS_OFF	0x04
+#define MLX5X_WQE_UMR_XLT_OCTOWORDS_MASK 0xffff0000U
+#define MLX5X_WQE_UMR_MKEY_MASK_OFF	0x08	/* 8 bytes */
+#define MLX5X_WQE_UMR_CTRL_LEN		0x30
+#define MLX5X_WQE_UMR_MKEY_LEN		0x40
+
+enum {
+	MLX5X_UMR_TRANSLATION_OFFSET_EN	= 1 << 4,
+	MLX5X_UMR_CHECK_NOT_FREE	= 1 << 5,
+	MLX5X_UMR_CHECK_FREE		= 2 << 5,
+	MLX5X_UMR_INLINE		= 1 << 7,
+};
+
+/* mkey_mask: the mkey context fields a UMR WQE changes */
+#define MLX5X_MKEY_MASK_LEN		(1ULL << 0)
+#define MLX5X_MKEY_MASK_PAGE_SIZE	(1ULL << 1)
+#define MLX5X_MKEY_MASK_START_ADDR	(1ULL << 6)
+#define MLX5X_MKEY_MASK_PD		(1ULL << 7)
+#define MLX5X_MKEY_MASK_EN_RINVAL	(1ULL << 8)
+#define MLX5X_MKEY_MASK_KEY		(1ULL << 13)
+#define MLX5X_MKEY_MASK_QPN		(1ULL << 14)
+#define MLX5X_MKEY_MASK_LR		(1ULL << 17)
+#define MLX5X_MKEY_MASK_LW		(1ULL << 18)
+#define MLX5X_MKEY_MASK_RR		(1ULL << 19)
+#define MLX5X_MKEY_MASK_RW		(1ULL << 20)
+#define MLX5X_MKEY_MASK_A		(1ULL << 21)
+#define MLX5X_MKEY_MASK_SMALL_FENCE	(1ULL << 23)
+#define MLX5X_MKEY_MASK_RO_WRITE	(1ULL << 25)
+#define MLX5X_MKEY_MASK_FREE		(1ULL << 29)
+#define MLX5X_MKEY_MASK_RO_READ		(1ULL << 47)
+
 /* Remote address segment (RDMA and atomic operations). */
 #define MLX5X_WQE_RADDR_VA_OFF		0x00	/* 8 bytes */
 #define MLX5X_WQE_RADDR_RKEY_OFF	0x08
@@ -191,12 +230,13 @@ enum {
 /*
  * Send doorbell in the UAR page: the first 8 bytes of the last control
  * segment, as one 64-bit store to the start of a BlueFlame buffer; or,
- * BlueFlame, the whole WQE (whole 64-byte blocks) copied there.  A UAR
- * page has two BlueFlame registers of 512 bytes from 0x800, each used as
- * two alternating 256-byte buffers.
+ * BlueFlame, the whole WQE (whole 64-byte blocks) copied there.  The
+ * BlueFlame registers are 512 bytes from 0x800, each used as
+ * two alternating 256-byte buffers.  A 4 KiB UAR page holds four of them
+ * (0x800, 0xa00, 0xc00, 0xe00), one per BlueFlame register index.
  */
 #define MLX5X_UAR_BF_REG_LEN		0x200
 #define MLX5X_UAR_BF_BUF_LEN		0x100
-#define MLX5X_UAR_BF_END		0xc00
+#define MLX5X_UAR_BF_END		0x1000
 
 #endif /* MLX5X_PRM_WQE_H */

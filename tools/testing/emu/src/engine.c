@@ -451,6 +451,8 @@ void eng_uar_send(struct emu *e, uint32_t uar, uint32_t off,
 
 	if (off < MLX5X_UAR_BF_OFF || off + len > MLX5X_UAR_BF_END) {
 		g->st.db_bad++;
+		emu_warn("UAR %u: send doorbell write at +0x%x/%u ignored", uar,
+			 off, len);
 		return;
 	}
 	boff = (off - MLX5X_UAR_BF_OFF) % MLX5X_UAR_BF_BUF_LEN;

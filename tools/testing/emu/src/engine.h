@@ -144,6 +144,10 @@ struct swqe {
 	bool inl;
 	uint32_t inl_len;
 	uint64_t len;		/* message length */
+	/* UMR: control segment and mkey context, raw */
+	uint8_t umr[MLX5X_WQE_UMR_CTRL_LEN + MLX5X_WQE_UMR_MKEY_LEN];
+	bool umr_data;		/* a translation list follows (umr_sge) */
+	struct sge umr_sge;
 	uint8_t inl_data[SWQE_MAX_INLINE];
 };
 
@@ -172,6 +176,9 @@ int srq_avail(struct emu *e, struct emu_srq *srq, uint32_t *n);
 int srq_read(struct emu *e, struct emu_srq *srq, uint16_t idx,
 	     struct rwqe *w);
 int srq_take(struct emu *e, struct emu_srq *srq, uint16_t *idx);
+
+/* ---- umr.c: memory key updates posted on the UMR QP ---- */
+int umr_exec(struct emu *e, struct emu_qp *qp, const struct swqe *w);
 
 /* ---- cqe.c: completions ---- */
 struct cqe_info {

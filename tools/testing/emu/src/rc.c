@@ -475,6 +475,7 @@ static uint32_t wqe_pkts(const struct swqe *w, uint32_t mtu)
 {
 	switch (w->opcode) {
 	case MLX5X_OPCODE_NOP:
+	case MLX5X_OPCODE_UMR:
 		return 0;
 	case MLX5X_OPCODE_ATOMIC_CS:
 	case MLX5X_OPCODE_ATOMIC_FA:
@@ -516,7 +517,9 @@ static bool req_fetch(struct emu *e, struct emu_qp *qp)
 	    w->opcode == MLX5X_OPCODE_ATOMIC_FA)
 		s->flags |= SQE_RDATOM;
 	r->sq_head += s->nbb;
-	if (!synd)
+	if (!synd && w->opcode == MLX5X_OPCODE_UMR)
+		synd = umr_exec(e, qp, w);
+	else if (!synd)
 		synd = check_local(e, qp, w);
 	if (synd) {
 		fail_ent(qp, r->ring_n - 1, (uint8_t)synd);

@@ -74,7 +74,7 @@ static bool op_valid(uint8_t st, uint8_t op)
 		return op == MLX5X_OPCODE_SEND || op == MLX5X_OPCODE_SEND_IMM ||
 		       op == MLX5X_OPCODE_NOP;
 	case MLX5X_QP_ST_REG_UMR:
-		return op == MLX5X_OPCODE_NOP;
+		return op == MLX5X_OPCODE_NOP || op == MLX5X_OPCODE_UMR;
 	default:
 		return false;
 	}
@@ -179,6 +179,24 @@ static int parse_data(const uint8_t *raw, uint32_t end, uint32_t pos,
 	return 0;
 }
 
+/* UMR: its two segments as they are, and the translation list, if any */
+static int parse_umr(const uint8_t *raw, uint32_t end, struct swqe *w)
+{
+	uint32_t pos = MLX5X_WQE_DS_LEN + sizeof(w->umr);
+
+	if (end < pos)
+		return MLX5X_CQE_SYND_LOCAL_QP_OP_ERR;
+	memcpy(w->umr, raw + MLX5X_WQE_DS_LEN, sizeof(w->umr));
+	if (end >= pos + MLX5X_WQE_DS_LEN) {
+		w->umr_data = true;
+		w->umr_sge.len = get_be32(raw + pos) &
+				 MLX5X_WQE_DATA_BYTE_COUNT_MASK;
+		w->umr_sge.lkey = get_be32(raw + pos + MLX5X_WQE_DATA_LKEY_OFF);
+		w->umr_sge.addr = get_be64(raw + pos + MLX5X_WQE_DATA_ADDR_OFF);
+	}
+	return 0;
+}
+
 static uint32_t max_send_wqe(struct emu *e)
 {
 	uint32_t m = CAP(e, MLX5X_CAP_MAX_WQE_SZ_SQ);
@@ -223,6 +241,8 @@ int sq_fetch(struct emu *e, struct emu_qp *qp, uint16_t idx, struct swqe *w)
 	}
 	if (sq_read(e, qp, idx, 0, raw, end))
 		return MLX5X_CQE_SYND_LOCAL_QP_OP_ERR;
+	if (w->opcode == MLX5X_OPCODE_UMR)
+		return parse_umr(raw, end, w);
 	ret = parse_transport(qp, raw, end, &pos, w);
 	if (!ret)
 		ret = parse_data(raw, end, pos, w);

@@ -354,10 +354,10 @@ static inline int te_async_events(struct te *x, uint8_t type, uint32_t num)
 
 /* ---- QPs ---- */
 
-static inline void te_qp_type(struct te *x, struct tqp *qp, uint8_t st,
-			      struct tcq *scq, struct tcq *rcq,
-			      unsigned int log_rq, unsigned int log_sq,
-			      uint32_t srqn)
+static inline void te_qp_type_pd(struct te *x, struct tqp *qp, uint8_t st,
+				 struct tcq *scq, struct tcq *rcq,
+				 unsigned int log_rq, unsigned int log_sq,
+				 uint32_t srqn, uint32_t pd)
 {
 	uint64_t rq_len, sq_len, bytes;
 	uint32_t npages, inlen, i;
@@ -385,7 +385,7 @@ static inline void te_qp_type(struct te *x, struct tqp *qp, uint8_t st,
 	th_hdr(in, MLX5X_CMD_OP_CREATE_QP, 0);
 	PSET(qpc, MLX5X_QPC_ST, st);
 	PSET(qpc, MLX5X_QPC_PM_STATE, MLX5X_QP_PM_MIGRATED);
-	PSET(qpc, MLX5X_QPC_PD, x->t.pd);
+	PSET(qpc, MLX5X_QPC_PD, pd);
 	PSET(qpc, MLX5X_QPC_UAR_PAGE, x->t.uar);
 	PSET(qpc, MLX5X_QPC_USER_INDEX, qp->uidx);
 	PSET(qpc, MLX5X_QPC_LOG_RQ_SIZE, qp->log_rq);
@@ -404,6 +404,14 @@ static inline void te_qp_type(struct te *x, struct tqp *qp, uint8_t st,
 	te_must(x, in, inlen, out, 16, "CREATE_QP");
 	qp->qpn = PGET(out, MLX5X_CREATE_QP_OUT_QPN);
 	free(in);
+}
+
+static inline void te_qp_type(struct te *x, struct tqp *qp, uint8_t st,
+			      struct tcq *scq, struct tcq *rcq,
+			      unsigned int log_rq, unsigned int log_sq,
+			      uint32_t srqn)
+{
+	te_qp_type_pd(x, qp, st, scq, rcq, log_rq, log_sq, srqn, x->t.pd);
 }
 
 static inline void te_qp(struct te *x, struct tqp *qp, struct tcq *scq,

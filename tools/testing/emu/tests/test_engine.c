@@ -555,6 +555,99 @@ static void t_srq(void)
 	te_teardown(&x);
 }
 
+/* a UMR WQE on the REG_UMR QP, as mlx5_ib posts it */
+static uint16_t post_umr(struct te *x, struct tqp *qp, uint32_t key,
+			 uint64_t mask, const uint8_t *mkc)
+{
+	uint8_t w[128] = { 0 };
+	uint16_t idx = qp->sq_pi;
+
+	PSET(w, MLX5X_WQE_CTRL_WQE_INDEX, idx);
+	PSET(w, MLX5X_WQE_CTRL_OPCODE, MLX5X_OPCODE_UMR);
+	PSET(w, MLX5X_WQE_CTRL_QPN, qp->qpn);
+	PSET(w, MLX5X_WQE_CTRL_DS, 8);
+	w[11] = 0x08 | 0x20;		/* signaled, small fence */
+	put_be32(w + MLX5X_WQE_CTRL_IMM_OFF, key);
+	PSET(w + 16, MLX5X_WQE_UMR_FLAGS, MLX5X_UMR_INLINE);
+	put_be64(w + 16 + MLX5X_WQE_UMR_MKEY_MASK_OFF, mask);
+	memcpy(w + 16 + MLX5X_WQE_UMR_CTRL_LEN, mkc, MLX5X_WQE_UMR_MKEY_LEN);
+	te_sq_put(x, qp, idx, 0, w, 128);
+	qp->sq_pi += 2;
+	return idx;
+}
+
+static void t_umr(void)
+{
+	struct te x;
+	struct tcq cq;
+	struct tqp umr;
+	struct tmr m;
+	struct tcqe c = { 0 };
+	struct emu_pd *pd;
+	uint8_t mkc[64] = { 0 };
+	uint32_t pd2;
+	uint16_t idx;
+
+	te_setup(&x);
+	te_cq(&x, &cq, 4);
+	/* mlx5_ib leaves the UMR QP's PD 0 */
+	te_qp_type_pd(&x, &umr, MLX5X_QP_ST_REG_UMR, &cq, &cq, 0, 4, 0, 0);
+	ok(umr.qpn != 0, "UMR QP created without a PD");
+	te_connect(&x, &umr, NULL, true);
+	m = te_mr(&x, 4096, TMR_LR | TMR_LW);
+	pd = objtab_get(&x.t.e.obj[OBJ_PD], x.t.pd);
+	pd2 = th_alloc_num(&x.t, MLX5X_CMD_OP_ALLOC_PD);
+	/* change access and PD in place */
+	PSET(mkc, MLX5X_MKC_LR, 1);
+	PSET(mkc, MLX5X_MKC_LW, 1);
+	PSET(mkc, MLX5X_MKC_RW, 1);
+	PSET(mkc, MLX5X_MKC_PD, pd2);
+	idx = post_umr(&x, &umr, m.key, MLX5X_MKEY_MASK_LR | MLX5X_MKEY_MASK_LW |
+		       MLX5X_MKEY_MASK_RR | MLX5X_MKEY_MASK_RW |
+		       MLX5X_MKEY_MASK_A | MLX5X_MKEY_MASK_PD, mkc);
+	/* the fourth BlueFlame register of the page, second buffer */
+	te_ring_at(&x, &umr, idx, 0xf00);
+	te_run(&x);
+	ok(te_poll(&x, &cq, &c) && c.opcode == MLX5X_CQE_REQ &&
+	   c.wqe_op == MLX5X_OPCODE_UMR && c.wqe_counter == idx,
+	   "UMR: access/PD update completes (doorbell at +0xf00)");
+	is_u(mkey_check(&x.t.e, m.key, objtab_get(&x.t.e.obj[OBJ_PD], pd2),
+			m.va, 8, ACC_RW, NULL), MK_OK,
+	     "UMR: the key now grants remote write, in the new PD");
+	is_u(mkey_check(&x.t.e, m.key, pd, m.va, 8, ACC_LR, NULL), MK_PD,
+	     "UMR: ... and no longer belongs to the old PD");
+	/* revoke: free, back to the first PD */
+	memset(mkc, 0, sizeof(mkc));
+	PSET(mkc, MLX5X_MKC_FREE, 1);
+	PSET(mkc, MLX5X_MKC_PD, x.t.pd);
+	PSET(mkc, MLX5X_MKC_MKEY_7_0, m.key & 0xff);
+	idx = post_umr(&x, &umr, m.key, MLX5X_MKEY_MASK_FREE | MLX5X_MKEY_MASK_PD,
+		       mkc);
+	te_ring(&x, &umr, idx);
+	te_run(&x);
+	ok(te_poll(&x, &cq, &c) && c.opcode == MLX5X_CQE_REQ,
+	   "UMR: revoke completes");
+	is_u(mkey_check(&x.t.e, m.key, pd, m.va, 8, ACC_LR, NULL), MK_BAD_KEY,
+	     "UMR: a revoked (free) key is refused");
+	te_destroy_mkey(&x, m.key);
+	{
+		uint8_t in[16] = { 0 }, out[16];
+
+		th_hdr(in, MLX5X_CMD_OP_DEALLOC_PD, 0);
+		PSET(in, MLX5X_DEALLOC_PD_IN_PD, pd2);
+		is_u(th_status(&x.t, in, 16, out, 16), 0,
+		     "UMR: PD references moved with the key");
+	}
+	/* an unknown key: error completion */
+	idx = post_umr(&x, &umr, 0xabcd00, MLX5X_MKEY_MASK_FREE, mkc);
+	te_ring(&x, &umr, idx);
+	te_run(&x);
+	ok(te_poll(&x, &cq, &c) && c.opcode == MLX5X_CQE_REQ_ERR &&
+	   c.syndrome == MLX5X_CQE_SYND_LOCAL_QP_OP_ERR,
+	   "UMR on an unknown key: LOCAL_QP_OP_ERR");
+	te_teardown(&x);
+}
+
 /* two devices joined by a link: the same engine, another wire */
 static void t_two_hcas(void)
 {
@@ -676,6 +769,7 @@ int main(void)
 	t_cqe_size_and_owner();
 	t_ud_and_gsi();
 	t_srq();
+	t_umr();
 	t_two_hcas();
 	t_thread();
 	return tap_done();
