@@ -53,13 +53,13 @@ done
 summary() {
 	local f pass fail skip
 	pass=0 fail=0 skip=0
-	printf '\n%-12s %6s %6s %6s\n' step passed failed skipped
+	printf '\n%-22s %6s %6s %6s\n' step passed failed skipped
 	for f in "$MLX5X_RESULTS"/*.tsv; do
 		local p x s
 		p=$(grep -cP '\tpass(\t|$)' "$f")
 		x=$(grep -cP '\tfail(\t|$)' "$f")
 		s=$(grep -cP '\tskip(\t|$)' "$f")
-		printf '%-12s %6d %6d %6d\n' "$(basename "$f" .tsv)" "$p" "$x" "$s"
+		printf '%-22s %6d %6d %6d\n' "$(basename "$f" .tsv)" "$p" "$x" "$s"
 		pass=$((pass + p)) fail=$((fail + x)) skip=$((skip + s))
 	done
 	if [ $fail -ne 0 ]; then
