@@ -14,5 +14,7 @@
 #include "prm_obj.h"
 #include "prm_qp.h"
 #include "prm_port.h"
+#include "prm_cqe.h"
+#include "prm_wqe.h"
 
 #endif /* MLX5X_PRM_H */

@@ -21,7 +21,6 @@
 #include <linux/types.h>
 
 #include <mlx5x/prm.h>
-#include <mlx5x/prm_cqe.h>
 
 /* Field accessors over command boxes and EQEs (dword-aligned offsets). */
 #define MLX5X_SET(buf, fld, val)					\
