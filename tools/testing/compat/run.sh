@@ -26,7 +26,9 @@ RESULTS=${MLX5X_RESULTS:-$TOP/build/results}
 OUT=$TOP/build/compat
 DRV=drivers/infiniband/hw/mlx5x
 TSV=$RESULTS/compat.tsv
-ALLOWED_DEPS="ib_core ib_uverbs"
+# 7.x splits the uverbs object machinery (uverbs_idr_class, ...) out of
+# ib_uverbs into ib_uverbs_support; the driver's UAR object needs it.
+ALLOWED_DEPS="ib_core ib_uverbs ib_uverbs_support"
 FAILS=0
 T0=$SECONDS
 

@@ -22,6 +22,8 @@
 #include <linux/timer.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_umem.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/uverbs_ioctl.h>
 
 /* 6.16 renamed from_timer() to timer_container_of(). */
 #ifndef HAVE_TIMER_CONTAINER_OF
@@ -37,6 +39,40 @@ static inline struct ib_umem *ib_umem_get_va(struct ib_device *device,
 {
 	return ib_umem_get(device, addr, size, access);
 }
+#endif
+
+/*
+ * Verbs whose signature changed; the driver writes each op once, with
+ * these in its parameter list.
+ *
+ * create_cq: newer kernels (6.12, not 6.1) pass the uverbs attribute
+ * bundle, whose driver_udata is the udata (NULL bundle: kernel caller).
+ * The op takes a struct mlx5x_create_cq_arg and gets the udata with
+ * mlx5x_create_cq_udata().
+ */
+#ifdef HAVE_CREATE_CQ_ATTRS
+#define mlx5x_create_cq_arg uverbs_attr_bundle
+static inline struct ib_udata *
+mlx5x_create_cq_udata(struct uverbs_attr_bundle *attrs)
+{
+	return attrs ? &attrs->driver_udata : NULL;
+}
+#else
+#define mlx5x_create_cq_arg ib_udata
+static inline struct ib_udata *mlx5x_create_cq_udata(struct ib_udata *udata)
+{
+	return udata;
+}
+#endif
+
+/*
+ * reg_user_mr: 7.x adds a DMA handle before the udata.  Only a device
+ * with the alloc_dmah op hands out handles, so it is always NULL here.
+ */
+#ifdef HAVE_REG_USER_MR_DMAH
+#define MLX5X_REG_USER_MR_DMAH_ARG	struct ib_dmah *dmah,
+#else
+#define MLX5X_REG_USER_MR_DMAH_ARG
 #endif
 
 /*

@@ -206,10 +206,12 @@ static void eq_async_eqe(struct mlx5x_eq *eq, const struct mlx5x_eqe *eqe)
 	case MLX5X_EVENT_SRQ_CATAS_ERROR:
 	case MLX5X_EVENT_SRQ_LAST_WQE:
 	case MLX5X_EVENT_SRQ_RQ_LIMIT:
-		/* No QPs or SRQs yet: dispatched as ib events in part 2. */
 		dev_dbg_ratelimited(eq_dev(eq), "QP/SRQ event 0x%x on 0x%x\n",
 				    eqe->type,
 				    MLX5X_GET(eqe, MLX5X_EQE_QP_SRQ_NUM));
+		if (tbl->events && tbl->events->qp_event)
+			tbl->events->qp_event(tbl->events->ctx, eqe->type,
+					      MLX5X_GET(eqe, MLX5X_EQE_QP_SRQ_NUM));
 		break;
 	default:
 		dev_warn_ratelimited(eq_dev(eq), "unexpected event type 0x%x on the async EQ\n",

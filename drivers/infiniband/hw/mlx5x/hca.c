@@ -22,6 +22,7 @@
 #include <linux/slab.h>
 
 #include "hca.h"
+#include "ib.h"
 #include "mlx5x.h"
 
 /* Second wait for the firmware, once it has the command queue. */
@@ -78,10 +79,18 @@ void mlx5x_hca_cmdq_fini(struct mlx5x_dev *mdev)
 	mlx5x_cmd_cleanup(&to_hca(mdev)->cmd);
 }
 
+/* Process context: the health poller's fatal verdict. */
+static void hca_health_fatal(void *ctx)
+{
+	mlx5x_ib_fatal_event(ctx);
+}
+
 int mlx5x_hca_health_init(struct mlx5x_dev *mdev)
 {
 	struct mlx5x_hca *hca = to_hca(mdev);
 
+	hca->health.fatal_cb = hca_health_fatal;
+	hca->health.cb_ctx = mdev;
 	mlx5x_health_start(&hca->health, mlx5x_to_dev(mdev), mdev->iseg,
 			   &hca->cmd);
 	return 0;
@@ -249,6 +258,7 @@ static void hca_fatal_event(void *ctx)
 	struct mlx5x_hca *hca = ctx;
 
 	mlx5x_cmd_kill(&hca->cmd);
+	mlx5x_ib_fatal_event(container_of(hca, struct mlx5x_dev, hca));
 }
 
 int mlx5x_hca_eqs_init(struct mlx5x_dev *mdev)
@@ -257,6 +267,8 @@ int mlx5x_hca_eqs_init(struct mlx5x_dev *mdev)
 	struct mlx5x_eq_table *tbl = &hca->eqs;
 
 	hca->events.fatal = hca_fatal_event;
+	hca->events.port_change = mlx5x_ib_port_event;
+	hca->events.qp_event = mlx5x_ib_qp_event;
 	hca->events.ctx = hca;
 	mlx5x_cq_table_init(&hca->cqs);
 	tbl->pdev = mdev->pdev;

@@ -12,6 +12,7 @@
 #include <linux/pci.h>
 #include <linux/slab.h>
 
+#include "ib.h"
 #include "mlx5x.h"
 
 struct mlx5x_stage {
@@ -120,6 +121,7 @@ static const struct mlx5x_stage mlx5x_stages[] = {
 	{ "uar",    mlx5x_hca_uar_init,    mlx5x_hca_uar_fini },
 	{ "eqs",    mlx5x_hca_eqs_init,    mlx5x_hca_eqs_fini },
 	{ "ready",  mlx5x_hca_ready,       NULL },
+	{ "ibdev",  mlx5x_ib_init,         mlx5x_ib_fini },
 };
 
 static void mlx5x_stages_unwind(struct mlx5x_dev *mdev)

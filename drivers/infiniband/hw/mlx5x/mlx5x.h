@@ -10,6 +10,8 @@
 #include "hw.h"
 #include "iseg.h"
 
+struct mlx5x_ib_dev;
+
 /**
  * struct mlx5x_dev - one ConnectX PCI function driven by mlx5x
  * @pdev: the PCI function
@@ -18,6 +20,8 @@
  * @cmdif_rev: command interface revision read from the init segment
  * @nr_stages: probe stages completed so far; teardown undoes exactly these
  * @hca: state of the HCA bring-up stages (hca.c)
+ * @ib: the registered RDMA device (ib_main.c), NULL outside the "ibdev"
+ *	stage; the async event handler reads it with READ_ONCE()
  *
  * Written only by probe and remove, which the driver core serializes, so
  * no lock is needed yet.
@@ -29,6 +33,7 @@ struct mlx5x_dev {
 	u16 cmdif_rev;
 	unsigned int nr_stages;
 	struct mlx5x_hca hca;
+	struct mlx5x_ib_dev *ib;
 };
 
 static inline struct device *mlx5x_to_dev(const struct mlx5x_dev *mdev)

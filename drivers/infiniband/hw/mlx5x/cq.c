@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * User completion queues.
+ *
+ * libmlx5 owns the CQE ring and the doorbell record and arms the CQ
+ * itself through its UAR; the kernel creates the CQ on the completion
+ * EQ of the requested vector and turns each completion EQE into a call
+ * of ibcq->comp_handler (through the EQ's bottom half, cq_table.c), and
+ * each CQ error EQE into an IB_EVENT_CQ_ERR.
+ *
+ * Destroy is fenced (cq_table.h): out of the table, DESTROY_CQ, then
+ * mlx5x_cq_quiesce() waits out the interrupt handler, drops a queued
+ * notification and waits for a running one, so no handler can touch the
+ * CQ once the core frees it.
+ */
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/sizes.h>
+#include <rdma/ib_umem.h>
+
+#include "ib.h"
+#include "mlx5x.h"
+
+/* CQ rings are page aligned (no page offset); 4 KiB .. 1 GiB pages. */
+#define MLX5X_CQ_PGSZ_BITMAP	GENMASK_ULL(30, MLX5X_ADAPTER_PAGE_SHIFT)
+#define MLX5X_CQE_SIZE_SMALL	64
+#define MLX5X_CQE_SIZE_LARGE	128
+
+/**
+ * mlx5x_cq_check_req() - validate a user CQ request
+ * @ucmd: libmlx5's request
+ * @caps: device limits
+ * @cqe: CQEs asked for (ib_cq_init_attr.cqe)
+ * @flags: ib_cq_init_attr.flags
+ * @entries: ring size on success (a power of two > @cqe)
+ *
+ * Return: 0, -EINVAL for a bad size or a missing UAR, -EOPNOTSUPP for
+ * features mlx5x does not offer (timestamps, CQE compression, padding).
+ */
+int mlx5x_cq_check_req(const struct mlx5_ib_create_cq *ucmd,
+		       const struct mlx5x_verbs_caps *caps, int cqe,
+		       u32 flags, u32 *entries)
+{
+	u32 max = 1U << caps->log_max_cq_sz;
+
+	if (flags)
+		return -EOPNOTSUPP;
+	if (ucmd->cqe_comp_en || ucmd->cqe_comp_res_format ||
+	    ucmd->flags & ~MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX)
+		return -EOPNOTSUPP;
+	/* dynamic UARs: the CQ names the UAR that arms it */
+	if (!(ucmd->flags & MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX))
+		return -EINVAL;
+	if (ucmd->reserved0 || ucmd->reserved1)
+		return -EINVAL;
+	if (ucmd->cqe_size != MLX5X_CQE_SIZE_SMALL &&
+	    ucmd->cqe_size != MLX5X_CQE_SIZE_LARGE)
+		return -EINVAL;
+	if (!ucmd->buf_addr || !PAGE_ALIGNED(ucmd->buf_addr))
+		return -EINVAL;
+	if (cqe < 1 || (u32)cqe >= max)
+		return -EINVAL;
+	*entries = roundup_pow_of_two((u32)cqe + 1);
+	return 0;
+}
+
+/* Bottom-half context: a completion EQE named this CQ. */
+static void cq_comp(struct mlx5x_core_cq *mcq)
+{
+	struct mlx5x_ib_cq *cq = container_of(mcq, struct mlx5x_ib_cq, mcq);
+	struct ib_cq *ibcq = &cq->ibcq;
+
+	if (ibcq->comp_handler)
+		ibcq->comp_handler(ibcq, ibcq->cq_context);
+}
+
+/* Hard-IRQ context: a CQ error EQE (overrun, access error). */
+static void cq_event(struct mlx5x_core_cq *mcq, u8 type, u8 syndrome)
+{
+	struct mlx5x_ib_cq *cq = container_of(mcq, struct mlx5x_ib_cq, mcq);
+	struct ib_cq *ibcq = &cq->ibcq;
+	struct ib_event ev = {
+		.device = ibcq->device,
+		.event = IB_EVENT_CQ_ERR,
+		.element.cq = ibcq,
+	};
+
+	if (ibcq->event_handler)
+		ibcq->event_handler(&ev, ibcq->cq_context);
+}
+
+static int cq_read_req(struct ib_udata *udata, struct mlx5_ib_create_cq *ucmd)
+{
+	/* the UAR page index is mandatory with dynamic UARs */
+	size_t min = offsetofend(struct mlx5_ib_create_cq, uar_page_index);
+
+	if (udata->outlen < sizeof_field(struct mlx5_ib_create_cq_resp, cqn))
+		return -EINVAL;
+	return mlx5x_ib_udata_in(udata, ucmd, min, sizeof(*ucmd));
+}
+
+/* Pin the ring and the doorbell record; fill @p's buffer fields. */
+static int cq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_ucontext *uctx,
+		  struct mlx5x_ib_cq *cq, const struct mlx5_ib_create_cq *ucmd,
+		  u32 entries, struct mlx5x_cq_params *p)
+{
+	size_t bytes = (size_t)entries * ucmd->cqe_size;
+	int err;
+
+	cq->umem = ib_umem_get_va(&dev->ibdev, ucmd->buf_addr, bytes,
+				  IB_ACCESS_LOCAL_WRITE);
+	if (IS_ERR(cq->umem))
+		return PTR_ERR(cq->umem);
+	p->pas.umem = cq->umem;
+	p->pas.pgsz = ib_umem_find_best_pgoff(cq->umem, MLX5X_CQ_PGSZ_BITMAP, 0);
+	if (!p->pas.pgsz) {
+		err = -EINVAL;
+		goto err_umem;
+	}
+	p->pas.n = ib_umem_num_dma_blocks(cq->umem, p->pas.pgsz);
+	err = mlx5x_db_map(dev, uctx, ucmd->db_addr, &cq->db);
+	if (err)
+		goto err_umem;
+	p->dbr = cq->db.dma;
+	return 0;
+
+err_umem:
+	ib_umem_release(cq->umem);
+	return err;
+}
+
+static void cq_unpin(struct mlx5x_ib_ucontext *uctx, struct mlx5x_ib_cq *cq)
+{
+	mlx5x_db_unmap(uctx, &cq->db);
+	ib_umem_release(cq->umem);
+}
+
+/* CREATE_CQ and publication in the CQ table for the event path. */
+static int cq_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq,
+			struct mlx5x_cq_params *p)
+{
+	struct mlx5x_hca *hca = &dev->mdev->hca;
+	int err;
+
+	p->uar = cq->uar->index;
+	p->eqn = cq->eq->eqn;
+	err = mlx5x_fw_create_cq(dev->cmd, p, &cq->mcq.cqn);
+	if (err)
+		return err;
+	cq->mcq.bh = &cq->eq->cqbh;
+	cq->mcq.irqn = cq->eq->irqn;
+	cq->mcq.comp = cq_comp;
+	cq->mcq.event = cq_event;
+	err = mlx5x_cq_table_insert(&hca->cqs, &cq->mcq);
+	if (err)
+		mlx5x_fw_destroy_cq(dev->cmd, cq->mcq.cqn);
+	return err;
+}
+
+/* The fence of cq_table.h; also the undo of cq_create_hw(). */
+static int cq_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq)
+{
+	int err;
+
+	mlx5x_cq_table_remove(&dev->mdev->hca.cqs, &cq->mcq);
+	err = mlx5x_fw_destroy_cq(dev->cmd, cq->mcq.cqn);
+	if (err) {
+		/* the device may still write the ring: keep everything */
+		ibdev_warn(&dev->ibdev, "DESTROY_CQ 0x%x: %d\n", cq->mcq.cqn,
+			   err);
+		return err;
+	}
+	mlx5x_cq_quiesce(&cq->mcq);
+	return 0;
+}
+
+int mlx5x_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		       struct mlx5x_create_cq_arg *arg)
+{
+	struct ib_udata *udata = mlx5x_create_cq_udata(arg);
+	struct mlx5x_ib_dev *dev = to_mibdev(ibcq->device);
+	struct mlx5_ib_create_cq_resp resp = {};
+	struct mlx5x_ib_cq *cq = to_mcq(ibcq);
+	struct mlx5x_cq_params p = {};
+	struct mlx5x_ib_ucontext *uctx;
+	struct mlx5_ib_create_cq ucmd;
+	u32 entries;
+	int err;
+
+	/* kernel CQs need kernel verbs, which mlx5x does not provide */
+	if (!udata)
+		return -EOPNOTSUPP;
+	uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ib_ucontext, ibuc);
+	err = cq_read_req(udata, &ucmd);
+	if (!err)
+		err = mlx5x_cq_check_req(&ucmd, &dev->caps, attr->cqe,
+					 attr->flags, &entries);
+	if (err)
+		goto err_out;
+	cq->uctx = uctx;
+	cq->uar = mlx5x_uar_get(uctx, ucmd.uar_page_index);
+	if (!cq->uar) {
+		err = -EINVAL;
+		goto err_out;
+	}
+	cq->eq = mlx5x_ib_comp_eq(dev, attr->comp_vector);
+	p.log_size = ilog2(entries);
+	p.cqe_128 = ucmd.cqe_size == MLX5X_CQE_SIZE_LARGE;
+	err = cq_pin(dev, uctx, cq, &ucmd, entries, &p);
+	if (err)
+		goto err_uar;
+	err = cq_create_hw(dev, cq, &p);
+	if (err)
+		goto err_unpin;
+	resp.cqn = cq->mcq.cqn;
+	err = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	if (err)
+		goto err_destroy;
+	ibcq->cqe = entries - 1;
+	return 0;
+
+err_destroy:
+	cq_destroy_hw(dev, cq);
+err_unpin:
+	cq_unpin(uctx, cq);
+err_uar:
+	mlx5x_uar_put(cq->uar);
+err_out:
+	ibdev_dbg(ibcq->device, "create_cq (cqe %d, vector %u): %d\n",
+		  attr->cqe, attr->comp_vector, err);
+	atomic64_inc(&dev->stats.cq_err);
+	return err;
+}
+
+int mlx5x_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibcq->device);
+	struct mlx5x_ib_cq *cq = to_mcq(ibcq);
+	int err;
+
+	err = cq_destroy_hw(dev, cq);
+	if (err)
+		return err;
+	cq_unpin(cq->uctx, cq);
+	mlx5x_uar_put(cq->uar);
+	return 0;
+}

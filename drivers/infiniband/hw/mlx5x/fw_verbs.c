@@ -1,0 +1,646 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Typed firmware commands of the verbs layer.  Each wrapper builds its
+ * input box from a host-order parameter structure, runs it through the
+ * command engine and decodes the output; the encoders and decoders of
+ * the object contexts (mkc, cqc, qpc) are separate pure functions so the
+ * KUnit suites can check them bit by bit.
+ */
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/ib_umem.h>
+#include <rdma/iter.h>
+
+#include <mlx5x/prm_wqe.h>
+
+#include "cmd.h"
+#include "fw_cmds.h"
+#include "fw_verbs.h"
+
+/* qpc.pm_state of a QP without alternate path: migrated */
+#define MLX5X_QP_PM_STATE_MIGRATED	3
+/* mkc.qpn of a key not bound to a QP */
+#define MLX5X_MKC_QPN_NONE		0xffffff
+
+/* 64-bit big-endian device fields (addresses, lengths, GUIDs). */
+static void fw_set64(void *buf, size_t off, u64 v)
+{
+	__be64 be = cpu_to_be64(v);
+
+	memcpy((u8 *)buf + off, &be, sizeof(be));
+}
+
+static __be64 fw_get_be64(const void *buf, size_t off)
+{
+	__be64 be;
+
+	memcpy(&be, (const u8 *)buf + off, sizeof(be));
+	return be;
+}
+
+static void fw_hdr(void *in, u16 opcode, u16 op_mod)
+{
+	MLX5X_SET(in, MLX5X_CMD_IN_OPCODE, opcode);
+	MLX5X_SET(in, MLX5X_CMD_IN_OP_MOD, op_mod);
+}
+
+/* ---- capabilities, adapter, registers, vport ---- */
+
+void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
+			     struct mlx5x_verbs_caps *c)
+{
+	u32 ops, sizes;
+
+	c->log_max_qp = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_QP);
+	c->log_max_qp_sz = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_QP_SZ);
+	c->log_max_cq = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_CQ);
+	c->log_max_cq_sz = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_CQ_SZ);
+	c->log_max_mkey = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_MKEY);
+	c->log_max_pd = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_PD);
+	c->log_max_srq_sz = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_SRQ_SZ);
+	c->log_max_msg = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_MSG);
+	c->log_max_ra_req_qp = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_RA_REQ_QP);
+	c->log_max_ra_res_qp = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_RA_RES_QP);
+	c->log_pg_sz = MLX5X_GET(cap, MLX5X_CAP_LOG_PG_SZ);
+	c->local_ca_ack_delay = MLX5X_GET(cap, MLX5X_CAP_LOCAL_CA_ACK_DELAY);
+	c->max_wqe_sz_sq = MLX5X_GET(cap, MLX5X_CAP_MAX_WQE_SZ_SQ);
+	c->max_wqe_sz_rq = MLX5X_GET(cap, MLX5X_CAP_MAX_WQE_SZ_RQ);
+	c->gid_table_size = MLX5X_GET(cap, MLX5X_CAP_GID_TABLE_SIZE);
+	c->pkey_table_size = MLX5X_GET(cap, MLX5X_CAP_PKEY_TABLE_SIZE);
+	c->num_ports = MLX5X_GET(cap, MLX5X_CAP_NUM_PORTS);
+	c->port_type = MLX5X_GET(cap, MLX5X_CAP_PORT_TYPE);
+	c->cqe_version = MLX5X_GET(cap, MLX5X_CAP_CQE_VERSION);
+	c->pkv = MLX5X_GET(cap, MLX5X_CAP_PKV);
+	c->qkv = MLX5X_GET(cap, MLX5X_CAP_QKV);
+	c->device_frequency_khz = MLX5X_GET(cap, MLX5X_CAP_DEVICE_FREQUENCY_KHZ);
+
+	/*
+	 * IB atomics need 8-byte compare-and-swap and fetch-and-add on RC
+	 * QPs with the operand in host byte order (requester mode 1).
+	 */
+	c->atomic = false;
+	if (!atomic_cap || !MLX5X_GET(cap, MLX5X_CAP_ATOMIC))
+		return;
+	ops = MLX5X_GET(atomic_cap, MLX5X_ATOMIC_CAP_OPERATIONS);
+	sizes = MLX5X_GET(atomic_cap, MLX5X_ATOMIC_CAP_SIZE_QP);
+	c->atomic = (ops & MLX5X_ATOMIC_OPS_CMP_SWAP) &&
+		    (ops & MLX5X_ATOMIC_OPS_FETCH_ADD) &&
+		    (sizes & MLX5X_ATOMIC_SIZE_8B) &&
+		    MLX5X_GET(atomic_cap, MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS) ==
+		    MLX5X_ATOMIC_REQ_MODE_HOST;
+}
+
+/* Current general caps, and the atomic ones when the device has atomics. */
+int mlx5x_fw_query_verbs_caps(struct mlx5x_cmd *cmd,
+			      struct mlx5x_verbs_caps *caps)
+{
+	void *cap, *atomic = NULL;
+	int err;
+
+	cap = kzalloc(2 * MLX5X_HCA_CAP_LEN, GFP_KERNEL);
+	if (!cap)
+		return -ENOMEM;
+	err = mlx5x_fw_query_hca_cap(cmd, MLX5X_CAP_TYPE_GENERAL,
+				     MLX5X_CAP_MODE_CUR, cap);
+	if (err)
+		goto out;
+	if (MLX5X_GET(cap, MLX5X_CAP_ATOMIC)) {
+		atomic = cap + MLX5X_HCA_CAP_LEN;
+		err = mlx5x_fw_query_hca_cap(cmd, MLX5X_CAP_TYPE_ATOMIC,
+					     MLX5X_CAP_MODE_CUR, atomic);
+		if (err)
+			goto out;
+	}
+	mlx5x_verbs_caps_decode(cap, atomic, caps);
+out:
+	kfree(cap);
+	return err;
+}
+
+int mlx5x_fw_query_vendor_id(struct mlx5x_cmd *cmd, u32 *vendor_id)
+{
+	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
+	void *out;
+	int err;
+
+	out = kzalloc(MLX5X_QUERY_ADAPTER_OUT_LEN, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	fw_hdr(in, MLX5X_CMD_OP_QUERY_ADAPTER, 0);
+	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out,
+			     MLX5X_QUERY_ADAPTER_OUT_LEN);
+	if (!err)
+		*vendor_id = MLX5X_GET(out, MLX5X_QUERY_ADAPTER_OUT_IEEE_VENDOR_ID);
+	kfree(out);
+	return err;
+}
+
+/*
+ * ACCESS_REG read of register @id: @in_data (@len bytes, may name the
+ * port) goes in, the register comes back in @out_data.
+ */
+static int fw_reg_read(struct mlx5x_cmd *cmd, u16 id, const void *in_data,
+		       void *out_data, size_t len)
+{
+	size_t boxlen = MLX5X_ACCESS_REG_DATA_OFF + len;
+	void *in, *out;
+	int err;
+
+	in = kzalloc(2 * boxlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	out = in + boxlen;
+	fw_hdr(in, MLX5X_CMD_OP_ACCESS_REG, MLX5X_ACCESS_REG_READ);
+	MLX5X_SET(in, MLX5X_ACCESS_REG_IN_REGISTER_ID, id);
+	memcpy(in + MLX5X_ACCESS_REG_DATA_OFF, in_data, len);
+	err = mlx5x_cmd_exec(cmd, in, boxlen, out, boxlen);
+	if (!err)
+		memcpy(out_data, out + MLX5X_ACCESS_REG_DATA_OFF, len);
+	kfree(in);
+	return err;
+}
+
+/* The node description, NUL terminated into @desc (@len >= 65). */
+int mlx5x_fw_query_node_desc(struct mlx5x_cmd *cmd, char *desc, size_t len)
+{
+	u8 reg[MLX5X_REG_NODE_DESC_LEN] = {};
+	int err;
+
+	err = fw_reg_read(cmd, MLX5X_REG_NODE_DESC, reg, reg, sizeof(reg));
+	if (!err)
+		strscpy(desc, reg, min(len, sizeof(reg) + 1));
+	return err;
+}
+
+int mlx5x_fw_query_port_oper(struct mlx5x_cmd *cmd, u8 port,
+			     struct mlx5x_port_oper *oper)
+{
+	__be32 reg[MLX5X_REG_PTYS_LEN / 4] = {};
+	int err;
+
+	MLX5X_SET(reg, MLX5X_PTYS_LOCAL_PORT, port);
+	MLX5X_SET(reg, MLX5X_PTYS_PROTO_MASK, MLX5X_PTYS_PROTO_IB);
+	err = fw_reg_read(cmd, MLX5X_REG_PTYS, reg, reg, MLX5X_REG_PTYS_LEN);
+	if (err)
+		return err;
+	oper->width = MLX5X_GET(reg, MLX5X_PTYS_IB_LINK_WIDTH_OPER);
+	oper->proto = MLX5X_GET(reg, MLX5X_PTYS_IB_PROTO_OPER);
+
+	memset(reg, 0, sizeof(reg));
+	MLX5X_SET(reg, MLX5X_PMTU_LOCAL_PORT, port);
+	err = fw_reg_read(cmd, MLX5X_REG_PMTU, reg, reg, MLX5X_REG_PMTU_LEN);
+	if (err)
+		return err;
+	oper->max_mtu = MLX5X_GET(reg, MLX5X_PMTU_MAX_MTU);
+	oper->oper_mtu = MLX5X_GET(reg, MLX5X_PMTU_OPER_MTU);
+
+	memset(reg, 0, sizeof(reg));
+	MLX5X_SET(reg, MLX5X_PVLC_LOCAL_PORT, port);
+	err = fw_reg_read(cmd, MLX5X_REG_PVLC, reg, reg, MLX5X_REG_PVLC_LEN);
+	if (err)
+		return err;
+	oper->vl_hw_cap = MLX5X_GET(reg, MLX5X_PVLC_VL_HW_CAP);
+	return 0;
+}
+
+void mlx5x_vport_ctx_decode(const void *hvc, struct mlx5x_vport_ctx *ctx)
+{
+	ctx->has_smi = MLX5X_GET(hvc, MLX5X_HVC_HAS_SMI);
+	ctx->grh_required = MLX5X_GET(hvc, MLX5X_HVC_GRH_REQUIRED);
+	ctx->phys_state = MLX5X_GET(hvc, MLX5X_HVC_PORT_PHYSICAL_STATE);
+	ctx->port_state = MLX5X_GET(hvc, MLX5X_HVC_PORT_STATE);
+	ctx->sys_image_guid = fw_get_be64(hvc, MLX5X_HVC_SYSTEM_IMAGE_GUID_OFF);
+	ctx->port_guid = fw_get_be64(hvc, MLX5X_HVC_PORT_GUID_OFF);
+	ctx->node_guid = fw_get_be64(hvc, MLX5X_HVC_NODE_GUID_OFF);
+	ctx->cap_mask1 = MLX5X_GET(hvc, MLX5X_HVC_CAP_MASK1);
+	ctx->cap_mask2 = MLX5X_GET(hvc, MLX5X_HVC_CAP_MASK2);
+	ctx->lid = MLX5X_GET(hvc, MLX5X_HVC_LID);
+	ctx->init_type_reply = MLX5X_GET(hvc, MLX5X_HVC_INIT_TYPE_REPLY);
+	ctx->lmc = MLX5X_GET(hvc, MLX5X_HVC_LMC);
+	ctx->subnet_timeout = MLX5X_GET(hvc, MLX5X_HVC_SUBNET_TIMEOUT);
+	ctx->sm_lid = MLX5X_GET(hvc, MLX5X_HVC_SM_LID);
+	ctx->sm_sl = MLX5X_GET(hvc, MLX5X_HVC_SM_SL);
+	ctx->qkey_viol = MLX5X_GET(hvc, MLX5X_HVC_QKEY_VIOLATION_COUNTER);
+	ctx->pkey_viol = MLX5X_GET(hvc, MLX5X_HVC_PKEY_VIOLATION_COUNTER);
+}
+
+/* @port 0 means "the only port" (single-port devices). */
+static void fw_vport_in(void *in, u16 opcode, u8 port, u16 index)
+{
+	fw_hdr(in, opcode, 0);
+	MLX5X_SET(in, MLX5X_HCA_VPORT_IN_PORT_NUM, port);
+	MLX5X_SET(in, MLX5X_HCA_VPORT_IN_INDEX, index);
+}
+
+int mlx5x_fw_query_vport_ctx(struct mlx5x_cmd *cmd, u8 port,
+			     struct mlx5x_vport_ctx *ctx)
+{
+	__be32 in[MLX5X_QUERY_HCA_VPORT_CONTEXT_IN_LEN / 4] = {};
+	void *out;
+	int err;
+
+	out = kzalloc(MLX5X_QUERY_HCA_VPORT_CONTEXT_OUT_LEN, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	fw_vport_in(in, MLX5X_CMD_OP_QUERY_HCA_VPORT_CONTEXT, port, 0);
+	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out,
+			     MLX5X_QUERY_HCA_VPORT_CONTEXT_OUT_LEN);
+	if (!err)
+		mlx5x_vport_ctx_decode(out + MLX5X_HCA_VPORT_CONTEXT_OFF, ctx);
+	kfree(out);
+	return err;
+}
+
+int mlx5x_fw_query_vport_gid(struct mlx5x_cmd *cmd, u8 port, u16 index,
+			     u8 *gid)
+{
+	__be32 out[(MLX5X_QUERY_HCA_VPORT_GID_OUT_LEN + MLX5X_GID_LEN) / 4] = {};
+	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
+	int err;
+
+	fw_vport_in(in, MLX5X_CMD_OP_QUERY_HCA_VPORT_GID, port, index);
+	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	if (!err)
+		memcpy(gid, (u8 *)out + MLX5X_QUERY_HCA_VPORT_GID_OUT_GID_OFF,
+		       MLX5X_GID_LEN);
+	return err;
+}
+
+int mlx5x_fw_query_vport_pkey(struct mlx5x_cmd *cmd, u8 port, u16 index,
+			      u16 *pkey)
+{
+	__be32 out[(MLX5X_QUERY_HCA_VPORT_PKEY_OUT_LEN +
+		    MLX5X_PKEY_ENTRY_LEN) / 4] = {};
+	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
+	int err;
+
+	fw_vport_in(in, MLX5X_CMD_OP_QUERY_HCA_VPORT_PKEY, port, index);
+	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	if (!err)
+		*pkey = be32_get_bits(out[MLX5X_QUERY_HCA_VPORT_PKEY_OUT_PKEY_OFF / 4],
+				      MLX5X_PKEY_ENTRY_PKEY_MASK);
+	return err;
+}
+
+/* ---- protection domains ---- */
+
+int mlx5x_fw_alloc_pd(struct mlx5x_cmd *cmd, u32 *pdn)
+{
+	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
+	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
+	int err;
+
+	fw_hdr(in, MLX5X_CMD_OP_ALLOC_PD, 0);
+	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	if (!err)
+		*pdn = MLX5X_GET(out, MLX5X_ALLOC_PD_OUT_PD);
+	return err;
+}
+
+int mlx5x_fw_dealloc_pd(struct mlx5x_cmd *cmd, u32 pdn)
+{
+	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
+	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
+
+	fw_hdr(in, MLX5X_CMD_OP_DEALLOC_PD, 0);
+	MLX5X_SET(in, MLX5X_DEALLOC_PD_IN_PD, pdn);
+	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+}
+
+/* ---- page lists ---- */
+
+/* Input length: @base bytes of box, then one 8-byte entry per page. */
+size_t mlx5x_pas_inlen(size_t base, const struct mlx5x_pas *pas)
+{
+	return base + pas->n * MLX5X_PAS_LEN;
+}
+
+static void fw_fill_pas(__be64 *out, const struct mlx5x_pas *pas)
+{
+	struct ib_block_iter biter;
+	size_t i = 0;
+
+	if (!pas->umem)
+		return;
+	rdma_umem_for_each_dma_block(pas->umem, &biter, pas->pgsz) {
+		if (i == pas->n)
+			break;
+		out[i++] = cpu_to_be64(rdma_block_iter_dma_address(&biter));
+	}
+}
+
+/* ---- memory keys ---- */
+
+void mlx5x_mkc_encode(void *mkc, const struct mlx5x_mkey_params *p)
+{
+	MLX5X_SET(mkc, MLX5X_MKC_ACCESS_MODE_1_0, MLX5X_MKC_ACCESS_MODE_MTT);
+	MLX5X_SET(mkc, MLX5X_MKC_LR, !!(p->access & MLX5X_MKEY_LR));
+	MLX5X_SET(mkc, MLX5X_MKC_LW, !!(p->access & MLX5X_MKEY_LW));
+	MLX5X_SET(mkc, MLX5X_MKC_RR, !!(p->access & MLX5X_MKEY_RR));
+	MLX5X_SET(mkc, MLX5X_MKC_RW, !!(p->access & MLX5X_MKEY_RW));
+	MLX5X_SET(mkc, MLX5X_MKC_A, !!(p->access & MLX5X_MKEY_A));
+	MLX5X_SET(mkc, MLX5X_MKC_QPN, MLX5X_MKC_QPN_NONE);
+	MLX5X_SET(mkc, MLX5X_MKC_MKEY_7_0, p->variant);
+	MLX5X_SET(mkc, MLX5X_MKC_PD, p->pdn);
+	fw_set64(mkc, MLX5X_MKC_START_ADDR_OFF, p->iova);
+	fw_set64(mkc, MLX5X_MKC_LEN_OFF, p->len);
+	/* MTT entries are 8 bytes, counted in 16-byte octwords */
+	MLX5X_SET(mkc, MLX5X_MKC_TRANSLATIONS_OCTWORD_SIZE,
+		  DIV_ROUND_UP(p->pas.n, 2));
+	MLX5X_SET(mkc, MLX5X_MKC_LOG_PAGE_SIZE,
+		  p->pas.pgsz ? ilog2(p->pas.pgsz) : 0);
+}
+
+int mlx5x_fw_create_mkey(struct mlx5x_cmd *cmd,
+			 const struct mlx5x_mkey_params *p, u32 *index)
+{
+	/* an even number of entries fills whole octwords */
+	struct mlx5x_pas even = { .n = round_up(p->pas.n, 2) };
+	size_t inlen = mlx5x_pas_inlen(MLX5X_CREATE_MKEY_IN_LEN, &even);
+	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
+	void *in;
+	int err;
+
+	in = kvzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	fw_hdr(in, MLX5X_CMD_OP_CREATE_MKEY, 0);
+	mlx5x_mkc_encode(in + MLX5X_CREATE_MKEY_IN_MKC_OFF, p);
+	*(__be32 *)(in + MLX5X_CREATE_MKEY_IN_TRANSLATIONS_ACTUAL_OFF) =
+		cpu_to_be32(DIV_ROUND_UP(p->pas.n, 2));
+	fw_fill_pas(in + MLX5X_CREATE_MKEY_IN_MTT_OFF, &p->pas);
+	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
+	if (!err)
+		*index = MLX5X_GET(out, MLX5X_CREATE_MKEY_OUT_MKEY_INDEX);
+	kvfree(in);
+	return err;
+}
+
+int mlx5x_fw_destroy_mkey(struct mlx5x_cmd *cmd, u32 index)
+{
+	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
+	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
+
+	fw_hdr(in, MLX5X_CMD_OP_DESTROY_MKEY, 0);
+	MLX5X_SET(in, MLX5X_DESTROY_MKEY_IN_MKEY_INDEX, index);
+	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+}
+
+/* ---- completion queues ---- */
+
+/* Queue buffers count their page size from 4 KiB: 0 = 4 KiB pages. */
+static u8 fw_log_page_size(unsigned long pgsz)
+{
+	return pgsz ? ilog2(pgsz) - MLX5X_ADAPTER_PAGE_SHIFT : 0;
+}
+
+void mlx5x_cqc_encode(void *cqc, const struct mlx5x_cq_params *p)
+{
+	MLX5X_SET(cqc, MLX5X_CQC_CQE_SZ,
+		  p->cqe_128 ? MLX5X_CQE_SIZE_128 : MLX5X_CQE_SIZE_64);
+	MLX5X_SET(cqc, MLX5X_CQC_LOG_CQ_SIZE, p->log_size);
+	MLX5X_SET(cqc, MLX5X_CQC_UAR_PAGE, p->uar);
+	MLX5X_SET(cqc, MLX5X_CQC_C_EQN, p->eqn);
+	MLX5X_SET(cqc, MLX5X_CQC_LOG_PAGE_SIZE, fw_log_page_size(p->pas.pgsz));
+	MLX5X_SET(cqc, MLX5X_CQC_PAGE_OFFSET, p->pas.page_offset);
+	fw_set64(cqc, MLX5X_CQC_DBR_ADDR_OFF, p->dbr);
+}
+
+int mlx5x_fw_create_cq(struct mlx5x_cmd *cmd,
+		       const struct mlx5x_cq_params *p, u32 *cqn)
+{
+	size_t inlen = mlx5x_pas_inlen(MLX5X_CREATE_CQ_IN_LEN, &p->pas);
+	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
+	void *in;
+	int err;
+
+	in = kvzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	fw_hdr(in, MLX5X_CMD_OP_CREATE_CQ, 0);
+	mlx5x_cqc_encode(in + MLX5X_CREATE_CQ_IN_CQC_OFF, p);
+	fw_fill_pas(in + MLX5X_CREATE_CQ_IN_PAS_OFF, &p->pas);
+	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
+	if (!err)
+		*cqn = MLX5X_GET(out, MLX5X_CREATE_CQ_OUT_CQN);
+	kvfree(in);
+	return err;
+}
+
+/* ---- queue pairs ---- */
+
+void mlx5x_qpc_create_encode(void *qpc, const struct mlx5x_qp_params *p)
+{
+	MLX5X_SET(qpc, MLX5X_QPC_STATE, MLX5X_QP_STATE_RST);
+	MLX5X_SET(qpc, MLX5X_QPC_ST, p->st);
+	MLX5X_SET(qpc, MLX5X_QPC_PM_STATE, MLX5X_QP_PM_STATE_MIGRATED);
+	MLX5X_SET(qpc, MLX5X_QPC_PD, p->pdn);
+	if (p->rq_wqe_shift) {
+		MLX5X_SET(qpc, MLX5X_QPC_RQ_TYPE, MLX5X_QP_RQ_NON_ZERO);
+		MLX5X_SET(qpc, MLX5X_QPC_LOG_RQ_SIZE, p->log_rq_size);
+		/* the stride counts from 16 bytes */
+		MLX5X_SET(qpc, MLX5X_QPC_LOG_RQ_STRIDE, p->rq_wqe_shift - 4);
+	} else {
+		MLX5X_SET(qpc, MLX5X_QPC_RQ_TYPE, MLX5X_QP_RQ_ZERO_LEN);
+	}
+	if (p->has_sq)
+		MLX5X_SET(qpc, MLX5X_QPC_LOG_SQ_SIZE, p->log_sq_size);
+	else
+		MLX5X_SET(qpc, MLX5X_QPC_NO_SQ, 1);
+	MLX5X_SET(qpc, MLX5X_QPC_UAR_PAGE, p->uar);
+	MLX5X_SET(qpc, MLX5X_QPC_USER_INDEX, p->user_index);
+	MLX5X_SET(qpc, MLX5X_QPC_LOG_PAGE_SIZE, fw_log_page_size(p->pas.pgsz));
+	MLX5X_SET(qpc, MLX5X_QPC_PAGE_OFFSET, p->pas.page_offset);
+	MLX5X_SET(qpc, MLX5X_QPC_CQN_SND, p->cqn_snd);
+	MLX5X_SET(qpc, MLX5X_QPC_CQN_RCV, p->cqn_rcv);
+	fw_set64(qpc, MLX5X_QPC_DBR_ADDR_OFF, p->dbr);
+}
+
+int mlx5x_fw_create_qp(struct mlx5x_cmd *cmd,
+		       const struct mlx5x_qp_params *p, u32 *qpn)
+{
+	size_t inlen = mlx5x_pas_inlen(MLX5X_CREATE_QP_IN_LEN, &p->pas);
+	__be32 out[MLX5X_CREATE_QP_OUT_LEN / 4] = {};
+	void *in;
+	int err;
+
+	in = kvzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	fw_hdr(in, MLX5X_CMD_OP_CREATE_QP, 0);
+	mlx5x_qpc_create_encode(in + MLX5X_QP_IN_QPC_OFF, p);
+	fw_fill_pas(in + MLX5X_CREATE_QP_IN_PAS_OFF, &p->pas);
+	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
+	if (!err)
+		*qpn = MLX5X_GET(out, MLX5X_CREATE_QP_OUT_QPN);
+	kvfree(in);
+	return err;
+}
+
+#define ADS(qpc)	((u8 *)(qpc) + MLX5X_QPC_PRI_PATH_OFF)
+
+static void qpc_av_encode(void *ads, const struct mlx5x_qp_path *path)
+{
+	MLX5X_SET(ads, MLX5X_ADS_RLID, path->rlid);
+	MLX5X_SET(ads, MLX5X_ADS_MLID, path->path_bits);
+	MLX5X_SET(ads, MLX5X_ADS_STAT_RATE, path->stat_rate);
+	MLX5X_SET(ads, MLX5X_ADS_SL, path->sl);
+	MLX5X_SET(ads, MLX5X_ADS_GRH, path->grh);
+	if (!path->grh)
+		return;
+	MLX5X_SET(ads, MLX5X_ADS_SRC_ADDR_INDEX, path->sgid_index);
+	MLX5X_SET(ads, MLX5X_ADS_HOP_LIMIT, path->hop_limit);
+	MLX5X_SET(ads, MLX5X_ADS_TCLASS, path->tclass);
+	MLX5X_SET(ads, MLX5X_ADS_FLOW_LABEL, path->flow_label);
+	memcpy((u8 *)ads + MLX5X_ADS_RGID_RIP_OFF, path->rgid,
+	       sizeof(path->rgid));
+}
+
+static void qpc_path_encode(void *qpc, const struct mlx5x_qp_mod *m)
+{
+	void *ads = ADS(qpc);
+
+	if (m->fields & MLX5X_QPM_PKEY)
+		MLX5X_SET(ads, MLX5X_ADS_PKEY_INDEX, m->path.pkey_index);
+	if (m->fields & MLX5X_QPM_PORT)
+		MLX5X_SET(ads, MLX5X_ADS_VHCA_PORT_NUM, m->path.port);
+	if (m->fields & MLX5X_QPM_AV)
+		qpc_av_encode(ads, &m->path);
+	if (m->fields & MLX5X_QPM_ACK_TIMEOUT)
+		MLX5X_SET(ads, MLX5X_ADS_ACK_TIMEOUT, m->path.ack_timeout);
+}
+
+/* Writes the fields of @m named by m->fields, and nothing else. */
+void mlx5x_qpc_mod_encode(void *qpc, const struct mlx5x_qp_mod *m)
+{
+	u32 f = m->fields;
+
+	if (f & MLX5X_QPM_ACCESS) {
+		MLX5X_SET(qpc, MLX5X_QPC_RRE, m->rre);
+		MLX5X_SET(qpc, MLX5X_QPC_RWE, m->rwe);
+		MLX5X_SET(qpc, MLX5X_QPC_RAE, m->rae);
+	}
+	qpc_path_encode(qpc, m);
+	if (f & MLX5X_QPM_MTU) {
+		MLX5X_SET(qpc, MLX5X_QPC_MTU, m->mtu);
+		MLX5X_SET(qpc, MLX5X_QPC_LOG_MSG_MAX, m->log_msg_max);
+	}
+	if (f & MLX5X_QPM_RQPN)
+		MLX5X_SET(qpc, MLX5X_QPC_REMOTE_QPN, m->remote_qpn);
+	if (f & MLX5X_QPM_RQ_PSN)
+		MLX5X_SET(qpc, MLX5X_QPC_NEXT_RCV_PSN, m->rq_psn);
+	if (f & MLX5X_QPM_RRA)
+		MLX5X_SET(qpc, MLX5X_QPC_LOG_RRA_MAX, m->log_rra_max);
+	if (f & MLX5X_QPM_RNR_TIMER)
+		MLX5X_SET(qpc, MLX5X_QPC_MIN_RNR_NAK, m->min_rnr_nak);
+	if (f & MLX5X_QPM_SQ_PSN)
+		MLX5X_SET(qpc, MLX5X_QPC_NEXT_SEND_PSN, m->sq_psn);
+	if (f & MLX5X_QPM_RETRY)
+		MLX5X_SET(qpc, MLX5X_QPC_RETRY_COUNT, m->retry_count);
+	if (f & MLX5X_QPM_RNR_RETRY)
+		MLX5X_SET(qpc, MLX5X_QPC_RNR_RETRY, m->rnr_retry);
+	if (f & MLX5X_QPM_SRA)
+		MLX5X_SET(qpc, MLX5X_QPC_LOG_SRA_MAX, m->log_sra_max);
+}
+
+static void qpc_path_decode(const void *qpc, struct mlx5x_qp_path *path)
+{
+	const u8 *ads = (const u8 *)qpc + MLX5X_QPC_PRI_PATH_OFF;
+
+	path->pkey_index = MLX5X_GET(ads, MLX5X_ADS_PKEY_INDEX);
+	path->port = MLX5X_GET(ads, MLX5X_ADS_VHCA_PORT_NUM);
+	path->rlid = MLX5X_GET(ads, MLX5X_ADS_RLID);
+	path->path_bits = MLX5X_GET(ads, MLX5X_ADS_MLID);
+	path->stat_rate = MLX5X_GET(ads, MLX5X_ADS_STAT_RATE);
+	path->sl = MLX5X_GET(ads, MLX5X_ADS_SL);
+	path->ack_timeout = MLX5X_GET(ads, MLX5X_ADS_ACK_TIMEOUT);
+	path->grh = MLX5X_GET(ads, MLX5X_ADS_GRH);
+	path->sgid_index = MLX5X_GET(ads, MLX5X_ADS_SRC_ADDR_INDEX);
+	path->hop_limit = MLX5X_GET(ads, MLX5X_ADS_HOP_LIMIT);
+	path->tclass = MLX5X_GET(ads, MLX5X_ADS_TCLASS);
+	path->flow_label = MLX5X_GET(ads, MLX5X_ADS_FLOW_LABEL);
+	memcpy(path->rgid, ads + MLX5X_ADS_RGID_RIP_OFF, sizeof(path->rgid));
+}
+
+/* Every field QUERY_QP reports; m->fields names them all. */
+void mlx5x_qpc_decode(const void *qpc, struct mlx5x_qp_mod *m)
+{
+	m->fields = MLX5X_QPM_ACCESS | MLX5X_QPM_PKEY | MLX5X_QPM_PORT |
+		    MLX5X_QPM_AV | MLX5X_QPM_ACK_TIMEOUT | MLX5X_QPM_MTU |
+		    MLX5X_QPM_RQPN | MLX5X_QPM_RQ_PSN | MLX5X_QPM_RRA |
+		    MLX5X_QPM_RNR_TIMER | MLX5X_QPM_SQ_PSN | MLX5X_QPM_RETRY |
+		    MLX5X_QPM_RNR_RETRY | MLX5X_QPM_SRA;
+	m->state = MLX5X_GET(qpc, MLX5X_QPC_STATE);
+	m->pm_state = MLX5X_GET(qpc, MLX5X_QPC_PM_STATE);
+	m->rre = MLX5X_GET(qpc, MLX5X_QPC_RRE);
+	m->rwe = MLX5X_GET(qpc, MLX5X_QPC_RWE);
+	m->rae = MLX5X_GET(qpc, MLX5X_QPC_RAE);
+	qpc_path_decode(qpc, &m->path);
+	m->mtu = MLX5X_GET(qpc, MLX5X_QPC_MTU);
+	m->log_msg_max = MLX5X_GET(qpc, MLX5X_QPC_LOG_MSG_MAX);
+	m->remote_qpn = MLX5X_GET(qpc, MLX5X_QPC_REMOTE_QPN);
+	m->rq_psn = MLX5X_GET(qpc, MLX5X_QPC_NEXT_RCV_PSN);
+	m->log_rra_max = MLX5X_GET(qpc, MLX5X_QPC_LOG_RRA_MAX);
+	m->min_rnr_nak = MLX5X_GET(qpc, MLX5X_QPC_MIN_RNR_NAK);
+	m->sq_psn = MLX5X_GET(qpc, MLX5X_QPC_NEXT_SEND_PSN);
+	m->retry_count = MLX5X_GET(qpc, MLX5X_QPC_RETRY_COUNT);
+	m->rnr_retry = MLX5X_GET(qpc, MLX5X_QPC_RNR_RETRY);
+	m->log_sra_max = MLX5X_GET(qpc, MLX5X_QPC_LOG_SRA_MAX);
+}
+
+/*
+ * One state transition.  @m is NULL for the transitions that carry no
+ * context (2RST, 2ERR): their input is just the header and the QPN.
+ */
+int mlx5x_fw_modify_qp(struct mlx5x_cmd *cmd, u16 opcode, u32 qpn,
+		       u32 optpar, const struct mlx5x_qp_mod *m)
+{
+	size_t inlen = m ? MLX5X_QP_MODIFY_IN_LEN : MLX5X_CMD_HDR_IN_LEN;
+	__be32 out[MLX5X_QP_MODIFY_OUT_LEN / 4] = {};
+	void *in;
+	int err;
+
+	in = kzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	fw_hdr(in, opcode, 0);
+	MLX5X_SET(in, MLX5X_QP_IN_QPN, qpn);
+	if (m) {
+		*(__be32 *)(in + MLX5X_QP_IN_OPT_PARAM_MASK_OFF) =
+			cpu_to_be32(optpar);
+		mlx5x_qpc_mod_encode(in + MLX5X_QP_IN_QPC_OFF, m);
+	}
+	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
+	kfree(in);
+	return err;
+}
+
+int mlx5x_fw_query_qp(struct mlx5x_cmd *cmd, u32 qpn, struct mlx5x_qp_mod *m)
+{
+	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
+	void *out;
+	int err;
+
+	out = kzalloc(MLX5X_QUERY_QP_OUT_LEN, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	fw_hdr(in, MLX5X_CMD_OP_QUERY_QP, 0);
+	MLX5X_SET(in, MLX5X_QP_IN_QPN, qpn);
+	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, MLX5X_QUERY_QP_OUT_LEN);
+	if (!err)
+		mlx5x_qpc_decode(out + MLX5X_QUERY_QP_OUT_QPC_OFF, m);
+	kfree(out);
+	return err;
+}
+
+int mlx5x_fw_destroy_qp(struct mlx5x_cmd *cmd, u32 qpn)
+{
+	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
+	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
+
+	fw_hdr(in, MLX5X_CMD_OP_DESTROY_QP, 0);
+	MLX5X_SET(in, MLX5X_QP_IN_QPN, qpn);
+	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+}

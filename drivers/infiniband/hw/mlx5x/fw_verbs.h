@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Typed firmware commands of the verbs layer: port and vport queries,
+ * PD, memory keys, CQs and QPs.  Same rule as fw_cmds.h: the verbs files
+ * fill these host-order parameter structures and never see a command
+ * box; every PRM field is written and read here.
+ */
+#ifndef MLX5X_FW_VERBS_H
+#define MLX5X_FW_VERBS_H
+
+#include <linux/bits.h>
+#include <linux/types.h>
+
+struct ib_umem;
+struct mlx5x_cmd;
+
+/**
+ * struct mlx5x_verbs_caps - general (and atomic) capabilities the verbs use
+ * @log_max_qp: log2 of the number of QPs
+ * @log_max_qp_sz: log2 of the largest work queue, in WQEs
+ * @log_max_cq: log2 of the number of CQs
+ * @log_max_cq_sz: log2 of the largest CQ, in CQEs
+ * @log_max_mkey: log2 of the number of memory keys
+ * @log_max_pd: log2 of the number of PDs
+ * @log_max_srq_sz: log2 of the largest SRQ (reported only)
+ * @log_max_msg: log2 of the largest message
+ * @log_max_ra_req_qp: log2 of the RDMA read/atomic a QP may initiate
+ * @log_max_ra_res_qp: log2 of the RDMA read/atomic a QP may answer
+ * @log_pg_sz: log2 of the smallest page the device translates
+ * @local_ca_ack_delay: ack delay exponent
+ * @max_wqe_sz_sq: largest send WQE in bytes
+ * @max_wqe_sz_rq: largest receive WQE in bytes
+ * @gid_table_size: encoded GID table size (8 << n entries)
+ * @pkey_table_size: encoded P_Key table size (128 << n entries)
+ * @num_ports: physical ports
+ * @port_type: 0 = InfiniBand, 1 = Ethernet
+ * @cqe_version: CQE format the device writes (0 or 1)
+ * @atomic: 8-byte compare-and-swap and fetch-and-add on RC QPs, in host
+ *	byte order (decoded from the atomic capabilities)
+ * @pkv: P_Key violation counter
+ * @qkv: Q_Key violation counter
+ * @device_frequency_khz: core clock
+ */
+struct mlx5x_verbs_caps {
+	u8 log_max_qp;
+	u8 log_max_qp_sz;
+	u8 log_max_cq;
+	u8 log_max_cq_sz;
+	u8 log_max_mkey;
+	u8 log_max_pd;
+	u8 log_max_srq_sz;
+	u8 log_max_msg;
+	u8 log_max_ra_req_qp;
+	u8 log_max_ra_res_qp;
+	u8 log_pg_sz;
+	u8 local_ca_ack_delay;
+	u16 max_wqe_sz_sq;
+	u16 max_wqe_sz_rq;
+	u8 gid_table_size;
+	u8 pkey_table_size;
+	u8 num_ports;
+	u8 port_type;
+	u8 cqe_version;
+	bool atomic;
+	bool pkv;
+	bool qkv;
+	u32 device_frequency_khz;
+};
+
+/**
+ * struct mlx5x_vport_ctx - the HCA vport context fields the verbs report
+ * @port_state: logical state (1 down .. 4 active)
+ * @phys_state: physical state (5 = LinkUp)
+ * @has_smi: the vport has an SMI
+ * @grh_required: the port requires a GRH on every packet
+ * @lid: base LID
+ * @lmc: LID mask count
+ * @sm_lid: LID of the subnet manager
+ * @sm_sl: SL towards the subnet manager
+ * @subnet_timeout: subnet timeout exponent
+ * @init_type_reply: InitTypeReply of the port
+ * @cap_mask1: IB PortInfo CapabilityMask
+ * @cap_mask2: IB PortInfo CapabilityMask2
+ * @qkey_viol: Q_Key violation counter
+ * @pkey_viol: P_Key violation counter
+ * @node_guid: node GUID (device byte order)
+ * @port_guid: port GUID (device byte order)
+ * @sys_image_guid: system image GUID (device byte order)
+ */
+struct mlx5x_vport_ctx {
+	u8 port_state;
+	u8 phys_state;
+	bool has_smi;
+	bool grh_required;
+	u16 lid;
+	u8 lmc;
+	u16 sm_lid;
+	u8 sm_sl;
+	u8 subnet_timeout;
+	u8 init_type_reply;
+	u32 cap_mask1;
+	u32 cap_mask2;
+	u16 qkey_viol;
+	u16 pkey_viol;
+	__be64 node_guid;
+	__be64 port_guid;
+	__be64 sys_image_guid;
+};
+
+/**
+ * struct mlx5x_port_oper - operational link parameters of an IB port
+ * @width: PTYS ib_link_width_oper (one MLX5X_PTYS_WIDTH_* bit)
+ * @proto: PTYS ib_proto_oper (one MLX5X_PTYS_SPEED_* bit)
+ * @max_mtu: PMTU max_mtu, bytes
+ * @oper_mtu: PMTU oper_mtu, bytes
+ * @vl_hw_cap: PVLC vl_hw_cap (1, 2, 4, 8 or 15 data VLs)
+ */
+struct mlx5x_port_oper {
+	u16 width;
+	u16 proto;
+	u16 max_mtu;
+	u16 oper_mtu;
+	u8 vl_hw_cap;
+};
+
+/**
+ * struct mlx5x_pas - a pinned buffer as a list of device pages
+ * @umem: the pinned memory, or NULL for an empty list (tests)
+ * @pgsz: device page size, a power of two >= 4 KiB
+ * @n: number of pages (entries in the list)
+ * @page_offset: start of the buffer in the first page, in pgsz / 64
+ *	units (QPs); 0 for CQs and memory keys
+ */
+struct mlx5x_pas {
+	struct ib_umem *umem;
+	unsigned long pgsz;
+	size_t n;
+	u8 page_offset;
+};
+
+/* Memory key access rights (mkc lr/lw/rr/rw/a). */
+#define MLX5X_MKEY_LR		BIT(0)
+#define MLX5X_MKEY_LW		BIT(1)
+#define MLX5X_MKEY_RR		BIT(2)
+#define MLX5X_MKEY_RW		BIT(3)
+#define MLX5X_MKEY_A		BIT(4)
+
+/**
+ * struct mlx5x_mkey_params - CREATE_MKEY of an MTT-mode key
+ * @pdn: protection domain
+ * @access: MLX5X_MKEY_* rights
+ * @variant: low 8 bits of the key (the index is the rest)
+ * @iova: first virtual address the key covers
+ * @len: bytes the key covers
+ * @pas: translation, one MTT entry per device page
+ */
+struct mlx5x_mkey_params {
+	u32 pdn;
+	u8 access;
+	u8 variant;
+	u64 iova;
+	u64 len;
+	struct mlx5x_pas pas;
+};
+
+/**
+ * struct mlx5x_cq_params - CREATE_CQ
+ * @log_size: log2 of the number of CQEs
+ * @cqe_128: 128-byte CQEs (else 64)
+ * @uar: UAR index whose CQ doorbell arms the CQ
+ * @eqn: completion EQ
+ * @dbr: bus address of the doorbell record
+ * @pas: the CQE ring
+ */
+struct mlx5x_cq_params {
+	u8 log_size;
+	bool cqe_128;
+	u32 uar;
+	u8 eqn;
+	dma_addr_t dbr;
+	struct mlx5x_pas pas;
+};
+
+/**
+ * struct mlx5x_qp_path - primary address path of a QP (host order)
+ * @pkey_index: P_Key table index
+ * @port: physical port, 1-based
+ * @rlid: destination LID
+ * @path_bits: source path bits (LMC)
+ * @grh: send a GRH
+ * @sgid_index: source GID index (with @grh)
+ * @hop_limit: GRH hop limit
+ * @tclass: GRH traffic class
+ * @flow_label: GRH flow label
+ * @rgid: destination GID (with @grh)
+ * @stat_rate: static rate, device encoding (0 = port rate)
+ * @sl: service level
+ * @ack_timeout: local ACK timeout exponent
+ */
+struct mlx5x_qp_path {
+	u16 pkey_index;
+	u8 port;
+	u16 rlid;
+	u8 path_bits;
+	bool grh;
+	u8 sgid_index;
+	u8 hop_limit;
+	u8 tclass;
+	u32 flow_label;
+	u8 rgid[16];
+	u8 stat_rate;
+	u8 sl;
+	u8 ack_timeout;
+};
+
+/*
+ * Which fields of struct mlx5x_qp_mod a modify command carries (the
+ * encoder writes only these; QUERY_QP decodes all of them).
+ */
+#define MLX5X_QPM_ACCESS	BIT(0)	/* rre, rwe, rae */
+#define MLX5X_QPM_PKEY		BIT(1)	/* path.pkey_index */
+#define MLX5X_QPM_PORT		BIT(2)	/* path.port */
+#define MLX5X_QPM_AV		BIT(3)	/* path: lid, grh, sl, rate */
+#define MLX5X_QPM_ACK_TIMEOUT	BIT(4)	/* path.ack_timeout */
+#define MLX5X_QPM_MTU		BIT(5)	/* mtu, log_msg_max */
+#define MLX5X_QPM_RQPN		BIT(6)
+#define MLX5X_QPM_RQ_PSN	BIT(7)
+#define MLX5X_QPM_RRA		BIT(8)	/* log_rra_max */
+#define MLX5X_QPM_RNR_TIMER	BIT(9)	/* min_rnr_nak */
+#define MLX5X_QPM_SQ_PSN	BIT(10)
+#define MLX5X_QPM_RETRY		BIT(11)
+#define MLX5X_QPM_RNR_RETRY	BIT(12)
+#define MLX5X_QPM_SRA		BIT(13)	/* log_sra_max */
+
+/**
+ * struct mlx5x_qp_mod - QP context fields of a state transition or query
+ * @fields: MLX5X_QPM_* present in this structure
+ * @state: qpc state (QUERY_QP only)
+ * @rre: remote reads allowed
+ * @rwe: remote writes allowed
+ * @rae: remote atomics allowed
+ * @path: primary path
+ * @mtu: path MTU, IB encoding (1 = 256 .. 5 = 4096)
+ * @log_msg_max: log2 of the largest message
+ * @remote_qpn: destination QP
+ * @rq_psn: next expected PSN
+ * @log_rra_max: log2 of the responder resources
+ * @min_rnr_nak: RNR NAK timer code
+ * @sq_psn: next send PSN
+ * @retry_count: transport retries
+ * @rnr_retry: RNR retries (7 = infinite)
+ * @log_sra_max: log2 of the outstanding RDMA reads/atomics
+ * @pm_state: path migration state (QUERY_QP only)
+ */
+struct mlx5x_qp_mod {
+	u32 fields;
+	u8 state;
+	bool rre;
+	bool rwe;
+	bool rae;
+	struct mlx5x_qp_path path;
+	u8 mtu;
+	u8 log_msg_max;
+	u32 remote_qpn;
+	u32 rq_psn;
+	u8 log_rra_max;
+	u8 min_rnr_nak;
+	u32 sq_psn;
+	u8 retry_count;
+	u8 rnr_retry;
+	u8 log_sra_max;
+	u8 pm_state;
+};
+
+/**
+ * struct mlx5x_qp_params - CREATE_QP of a user RC QP
+ * @st: service type (MLX5X_QP_ST_*)
+ * @pdn: protection domain
+ * @uar: UAR index of the send doorbell
+ * @user_index: CQE user index (cqe version 1), 0xffffff otherwise
+ * @cqn_snd: send CQ
+ * @cqn_rcv: receive CQ
+ * @log_rq_size: log2 of the receive WQEs (with @rq_wqe_shift > 0)
+ * @rq_wqe_shift: log2 of the receive WQE stride, 0 = no receive queue
+ * @log_sq_size: log2 of the send WQEBBs (with @has_sq)
+ * @has_sq: the QP has a send queue
+ * @dbr: bus address of the doorbell record
+ * @pas: the work queue buffer, receive queue first
+ */
+struct mlx5x_qp_params {
+	u8 st;
+	u32 pdn;
+	u32 uar;
+	u32 user_index;
+	u32 cqn_snd;
+	u32 cqn_rcv;
+	u8 log_rq_size;
+	u8 rq_wqe_shift;
+	u8 log_sq_size;
+	bool has_sq;
+	dma_addr_t dbr;
+	struct mlx5x_pas pas;
+};
+
+int mlx5x_fw_query_verbs_caps(struct mlx5x_cmd *cmd,
+			      struct mlx5x_verbs_caps *caps);
+int mlx5x_fw_query_vendor_id(struct mlx5x_cmd *cmd, u32 *vendor_id);
+int mlx5x_fw_query_node_desc(struct mlx5x_cmd *cmd, char *desc, size_t len);
+int mlx5x_fw_query_vport_ctx(struct mlx5x_cmd *cmd, u8 port,
+			     struct mlx5x_vport_ctx *ctx);
+int mlx5x_fw_query_vport_gid(struct mlx5x_cmd *cmd, u8 port, u16 index,
+			     u8 *gid);
+int mlx5x_fw_query_vport_pkey(struct mlx5x_cmd *cmd, u8 port, u16 index,
+			      u16 *pkey);
+int mlx5x_fw_query_port_oper(struct mlx5x_cmd *cmd, u8 port,
+			     struct mlx5x_port_oper *oper);
+int mlx5x_fw_alloc_pd(struct mlx5x_cmd *cmd, u32 *pdn);
+int mlx5x_fw_dealloc_pd(struct mlx5x_cmd *cmd, u32 pdn);
+int mlx5x_fw_create_mkey(struct mlx5x_cmd *cmd,
+			 const struct mlx5x_mkey_params *p, u32 *index);
+int mlx5x_fw_destroy_mkey(struct mlx5x_cmd *cmd, u32 index);
+int mlx5x_fw_create_cq(struct mlx5x_cmd *cmd,
+		       const struct mlx5x_cq_params *p, u32 *cqn);
+int mlx5x_fw_create_qp(struct mlx5x_cmd *cmd,
+		       const struct mlx5x_qp_params *p, u32 *qpn);
+int mlx5x_fw_modify_qp(struct mlx5x_cmd *cmd, u16 opcode, u32 qpn,
+		       u32 optpar, const struct mlx5x_qp_mod *m);
+int mlx5x_fw_query_qp(struct mlx5x_cmd *cmd, u32 qpn,
+		      struct mlx5x_qp_mod *m);
+int mlx5x_fw_destroy_qp(struct mlx5x_cmd *cmd, u32 qpn);
+
+/* Pure helpers, shared with the KUnit suites. */
+void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
+			     struct mlx5x_verbs_caps *caps);
+void mlx5x_vport_ctx_decode(const void *hvc, struct mlx5x_vport_ctx *ctx);
+void mlx5x_mkc_encode(void *mkc, const struct mlx5x_mkey_params *p);
+void mlx5x_cqc_encode(void *cqc, const struct mlx5x_cq_params *p);
+void mlx5x_qpc_create_encode(void *qpc, const struct mlx5x_qp_params *p);
+void mlx5x_qpc_mod_encode(void *qpc, const struct mlx5x_qp_mod *m);
+void mlx5x_qpc_decode(const void *qpc, struct mlx5x_qp_mod *m);
+size_t mlx5x_pas_inlen(size_t base, const struct mlx5x_pas *pas);
+
+#endif /* MLX5X_FW_VERBS_H */

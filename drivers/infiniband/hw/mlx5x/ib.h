@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The verbs layer: the ib_device mlx5x registers and the objects the
+ * stock rdma-core mlx5 provider (libmlx5) creates through it.  The
+ * kernel <-> libmlx5 contract is <rdma/mlx5-abi.h>; every udata field is
+ * checked here before anything reaches the device.
+ *
+ * Files: ib_main.c (registration, device/port queries, events),
+ * ucontext.c (contexts, UAR objects, mmap, doorbell records), pd.c (PDs
+ * and MRs), cq.c, qp.c.  None of them builds a command: they fill the
+ * typed parameters of fw_verbs.h.
+ */
+#ifndef MLX5X_IB_H
+#define MLX5X_IB_H
+
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/xarray.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/mlx5-abi.h>
+
+#include "compat.h"
+#include "cq_table.h"
+#include "fw_verbs.h"
+#include "hw.h"
+#include "uar.h"
+
+struct mlx5x_dev;
+struct mlx5x_eq;
+
+/*
+ * libmlx5 derives the UAR model from tot_bfregs: 0 means "the kernel
+ * allocates UARs dynamically" (MLX5_IB_OBJECT_UAR).  That is the only
+ * model mlx5x implements.  Each UAR object is one rdma_user_mmap_entry;
+ * its mmap offset lies in [MLX5X_MMAP_ENTRY_FIRST, _LAST], where the
+ * mlx5 offset encoding (command in bits 15:8 of the page offset) has
+ * commands 9..255, which libmlx5 never builds itself.
+ */
+#define MLX5X_MMAP_CMD_SHIFT		8
+#define MLX5X_MMAP_CMD_MASK		0xff
+#define MLX5X_MMAP_FIRST_ENTRY_CMD	9
+#define MLX5X_MMAP_ENTRY_FIRST		(MLX5X_MMAP_FIRST_ENTRY_CMD << \
+					 MLX5X_MMAP_CMD_SHIFT)
+#define MLX5X_MMAP_ENTRY_LAST		0xffff
+
+/* How an mmap() page offset is to be served. */
+enum mlx5x_mmap_class {
+	MLX5X_MMAP_ENTRY,	/* an rdma_user_mmap_entry offset */
+	MLX5X_MMAP_LEGACY,	/* a static-UAR/clock command: not offered */
+	MLX5X_MMAP_BAD,		/* no such offset */
+};
+
+/**
+ * struct mlx5x_ib_stats - verb failures; atomic64 only (read locklessly)
+ * @ucontext_err: alloc_ucontext refusals
+ * @pd_err: alloc_pd failures
+ * @mr_err: reg_user_mr failures
+ * @cq_err: create_cq failures
+ * @qp_err: create_qp failures
+ * @modify_qp_err: modify_qp failures
+ * @mmap_err: refused mmap() calls
+ */
+struct mlx5x_ib_stats {
+	atomic64_t ucontext_err;
+	atomic64_t pd_err;
+	atomic64_t mr_err;
+	atomic64_t cq_err;
+	atomic64_t qp_err;
+	atomic64_t modify_qp_err;
+	atomic64_t mmap_err;
+};
+
+/**
+ * struct mlx5x_ib_dev - the registered RDMA device
+ * @ibdev: the core's device; first member (ib_alloc_device)
+ * @mdev: the PCI function underneath
+ * @cmd: its command engine
+ * @caps: capabilities read at registration
+ * @uar_geom: UAR index <-> BAR0 math (from the HCA bring-up)
+ * @bar_start: bus address of BAR0
+ * @vendor_id: IEEE vendor id (QUERY_ADAPTER)
+ * @gid_tbl_len: GID table entries per port
+ * @pkey_tbl_len: P_Key table entries per port
+ * @mkey_variant: low byte of the next memory key, so a freed and reused
+ *	mkey index does not give the same lkey/rkey at once
+ * @qps: QP number -> QP for async events; its lock is taken with
+ *	interrupts off (the event handler runs in the EQ interrupt)
+ * @stats: counters
+ */
+struct mlx5x_ib_dev {
+	struct ib_device ibdev;
+	struct mlx5x_dev *mdev;
+	struct mlx5x_cmd *cmd;
+	struct mlx5x_verbs_caps caps;
+	struct mlx5x_uar_geom uar_geom;
+	u64 bar_start;
+	u32 vendor_id;
+	u16 gid_tbl_len;
+	u16 pkey_tbl_len;
+	atomic_t mkey_variant;
+	struct xarray qps;
+	struct mlx5x_ib_stats stats;
+};
+
+/**
+ * struct mlx5x_ib_ucontext - one open device file of a process
+ * @ibuc: core object; first member
+ * @cqe_version: CQE format agreed with libmlx5 (0 or 1)
+ * @lock: protects @db_pages and @uars
+ * @db_pages: pinned doorbell-record pages (struct mlx5x_db_page)
+ * @uars: live UAR objects (struct mlx5x_uar_entry)
+ */
+struct mlx5x_ib_ucontext {
+	struct ib_ucontext ibuc;
+	u8 cqe_version;
+	struct mutex lock; /* db_pages, uars */
+	struct list_head db_pages;
+	struct list_head uars;
+};
+
+/**
+ * struct mlx5x_uar_entry - a UAR page handed to user space
+ * @rdma: core mmap entry; its refcount decides when the UAR is freed
+ * @node: on the context's @uars list until the entry is freed
+ * @index: UAR index (the page_id libmlx5 passes back in CQ/QP creation)
+ * @address: bus address of the UAR page
+ */
+struct mlx5x_uar_entry {
+	struct rdma_user_mmap_entry rdma;
+	struct list_head node;
+	u32 index;
+	u64 address;
+};
+
+/**
+ * struct mlx5x_db_page - one pinned user page of doorbell records
+ * @node: on the context's @db_pages
+ * @umem: the pinned page
+ * @dma: bus address of the page
+ * @user_virt: its user address
+ * @mm: the address space @user_virt belongs to (held with mmgrab)
+ * @refs: doorbell records mapped in it; under the context's @lock
+ */
+struct mlx5x_db_page {
+	struct list_head node;
+	struct ib_umem *umem;
+	dma_addr_t dma;
+	unsigned long user_virt;
+	struct mm_struct *mm;
+	unsigned int refs;
+};
+
+/**
+ * struct mlx5x_db - a doorbell record mapped for the device
+ * @page: the page it lives in
+ * @dma: bus address of the record
+ */
+struct mlx5x_db {
+	struct mlx5x_db_page *page;
+	dma_addr_t dma;
+};
+
+/**
+ * struct mlx5x_ib_pd - protection domain
+ * @ibpd: core object; first member
+ * @pdn: PD number
+ */
+struct mlx5x_ib_pd {
+	struct ib_pd ibpd;
+	u32 pdn;
+};
+
+/**
+ * struct mlx5x_ib_mr - user memory region
+ * @ibmr: core object
+ * @umem: the pinned memory
+ * @index: mkey index
+ */
+struct mlx5x_ib_mr {
+	struct ib_mr ibmr;
+	struct ib_umem *umem;
+	u32 index;
+};
+
+/**
+ * struct mlx5x_ib_cq - user CQ
+ * @ibcq: core object; first member
+ * @mcq: what the EQ interrupt handler and bottom half see
+ * @uctx: the context it belongs to
+ * @umem: the CQE ring
+ * @db: its doorbell record
+ * @uar: the UAR whose doorbell arms it (reference held)
+ * @eq: completion EQ it reports to
+ */
+struct mlx5x_ib_cq {
+	struct ib_cq ibcq;
+	struct mlx5x_core_cq mcq;
+	struct mlx5x_ib_ucontext *uctx;
+	struct ib_umem *umem;
+	struct mlx5x_db db;
+	struct mlx5x_uar_entry *uar;
+	struct mlx5x_eq *eq;
+};
+
+/**
+ * struct mlx5x_qp_sizes - work queue geometry agreed with libmlx5
+ * @rq_wqe_cnt: receive WQEs (power of two), 0 = no receive queue
+ * @rq_wqe_shift: log2 of the receive WQE size
+ * @rq_max_gs: scatter entries per receive WQE
+ * @sq_wqe_cnt: send WQEBBs (power of two), 0 = no send queue
+ * @buf_size: bytes of the buffer: receive queue, then send queue
+ */
+struct mlx5x_qp_sizes {
+	u32 rq_wqe_cnt;
+	u8 rq_wqe_shift;
+	u32 rq_max_gs;
+	u32 sq_wqe_cnt;
+	size_t buf_size;
+};
+
+/**
+ * struct mlx5x_ib_qp - user RC QP
+ * @ibqp: core object; first member
+ * @uctx: the context it belongs to
+ * @umem: the work queue buffer
+ * @db: its doorbell record
+ * @uar: the UAR of its send doorbell (reference held)
+ * @sizes: work queue geometry
+ * @cap: capabilities as created (query_qp reports them)
+ * @sq_sig_type: signalling of the send queue, as created
+ * @refcount: one for the QP table, one per async event in flight
+ * @free: completed when @refcount drops to zero
+ * @lock: serializes modify_qp and query_qp; protects @state and @port
+ * @state: state after the last successful transition
+ * @port: port given at RST2INIT, 0 before
+ */
+struct mlx5x_ib_qp {
+	struct ib_qp ibqp;
+	struct mlx5x_ib_ucontext *uctx;
+	struct ib_umem *umem;
+	struct mlx5x_db db;
+	struct mlx5x_uar_entry *uar;
+	struct mlx5x_qp_sizes sizes;
+	struct ib_qp_cap cap;
+	enum ib_sig_type sq_sig_type;
+	refcount_t refcount;
+	struct completion free;
+	struct mutex lock; /* state, port, transitions */
+	enum ib_qp_state state;
+	u8 port;
+};
+
+static inline struct mlx5x_ib_dev *to_mibdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct mlx5x_ib_dev, ibdev);
+}
+
+static inline struct mlx5x_ib_ucontext *to_muctx(struct ib_ucontext *ibuc)
+{
+	return container_of(ibuc, struct mlx5x_ib_ucontext, ibuc);
+}
+
+static inline struct mlx5x_ib_pd *to_mpd(struct ib_pd *ibpd)
+{
+	return container_of(ibpd, struct mlx5x_ib_pd, ibpd);
+}
+
+static inline struct mlx5x_ib_mr *to_mmr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct mlx5x_ib_mr, ibmr);
+}
+
+static inline struct mlx5x_ib_cq *to_mcq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct mlx5x_ib_cq, ibcq);
+}
+
+static inline struct mlx5x_ib_qp *to_mqp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct mlx5x_ib_qp, ibqp);
+}
+
+/* ib_main.c */
+int mlx5x_ib_init(struct mlx5x_dev *mdev);
+void mlx5x_ib_fini(struct mlx5x_dev *mdev);
+void mlx5x_ib_port_event(void *ctx, u8 port, u8 sub_type);
+void mlx5x_ib_fatal_event(struct mlx5x_dev *mdev);
+void mlx5x_ib_qp_event(void *ctx, u8 type, u32 qpn);
+struct mlx5x_eq *mlx5x_ib_comp_eq(struct mlx5x_ib_dev *dev, u32 vector);
+int mlx5x_ib_udata_in(struct ib_udata *udata, void *req, size_t min,
+		      size_t size);
+
+/* ucontext.c */
+int mlx5x_ib_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata);
+void mlx5x_ib_dealloc_ucontext(struct ib_ucontext *ibuc);
+void mlx5x_ib_disassociate_ucontext(struct ib_ucontext *ibuc);
+int mlx5x_ib_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma);
+void mlx5x_ib_mmap_free(struct rdma_user_mmap_entry *entry);
+struct mlx5x_uar_entry *mlx5x_uar_get(struct mlx5x_ib_ucontext *uctx,
+				      u32 index);
+void mlx5x_uar_put(struct mlx5x_uar_entry *uar);
+int mlx5x_db_map(struct mlx5x_ib_dev *dev, struct mlx5x_ib_ucontext *uctx,
+		 u64 virt, struct mlx5x_db *db);
+void mlx5x_db_unmap(struct mlx5x_ib_ucontext *uctx, struct mlx5x_db *db);
+extern const struct uapi_definition mlx5x_ib_uapi_defs[];
+
+/* pd.c */
+int mlx5x_ib_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
+int mlx5x_ib_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
+struct ib_mr *mlx5x_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+				   u64 virt_addr, int access,
+				   MLX5X_REG_USER_MR_DMAH_ARG
+				   struct ib_udata *udata);
+int mlx5x_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+
+/* cq.c */
+int mlx5x_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		       struct mlx5x_create_cq_arg *arg);
+int mlx5x_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+
+/* qp.c */
+int mlx5x_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+		       struct ib_udata *udata);
+int mlx5x_ib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		       int mask, struct ib_udata *udata);
+int mlx5x_ib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		      struct ib_qp_init_attr *init_attr);
+int mlx5x_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+struct mlx5x_ib_qp *mlx5x_qp_get(struct mlx5x_ib_dev *dev, u32 qpn);
+void mlx5x_qp_put(struct mlx5x_ib_qp *qp);
+
+/* Pure helpers, shared with the KUnit suites. */
+int mlx5x_uctx_check_req(const struct mlx5_ib_alloc_ucontext_req_v2 *req,
+			 size_t inlen);
+void mlx5x_uctx_fill_resp(const struct mlx5x_verbs_caps *caps,
+			  const struct mlx5x_uar_geom *geom,
+			  const struct mlx5_ib_alloc_ucontext_req_v2 *req,
+			  size_t inlen, struct mlx5_ib_alloc_ucontext_resp *resp);
+enum mlx5x_mmap_class mlx5x_mmap_classify(unsigned long pgoff);
+int mlx5x_mr_access(int ib_access, bool atomic, u8 *mkey_access);
+int mlx5x_cq_check_req(const struct mlx5_ib_create_cq *ucmd,
+		       const struct mlx5x_verbs_caps *caps, int cqe,
+		       u32 flags, u32 *entries);
+int mlx5x_qp_user_sizes(const struct mlx5_ib_create_qp *ucmd,
+			const struct ib_qp_cap *cap,
+			const struct mlx5x_verbs_caps *caps,
+			struct mlx5x_qp_sizes *sz);
+int mlx5x_qp_check_flags(const struct mlx5_ib_create_qp *ucmd,
+			 u8 cqe_version);
+int mlx5x_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
+			u16 *opcode);
+int mlx5x_qp_attr_to_mod(const struct ib_qp_attr *attr, int mask,
+			 u16 opcode, const struct mlx5x_verbs_caps *caps,
+			 struct mlx5x_qp_mod *m, u32 *optpar);
+enum ib_qp_state mlx5x_qp_state_to_ib(u8 state);
+bool mlx5x_page_offset_quantize(u64 dma_start, unsigned long pgsz,
+				unsigned int *quant);
+int mlx5x_port_width_to_ib(u16 width, u8 *ib_width);
+int mlx5x_port_vl_to_ib(u8 vl_hw_cap, u8 *max_vl_num);
+enum ib_event_type mlx5x_port_event_to_ib(u8 sub_type, bool *known);
+enum ib_event_type mlx5x_qp_event_to_ib(u8 type, bool *known);
+
+#endif /* MLX5X_IB_H */

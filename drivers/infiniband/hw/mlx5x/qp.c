@@ -1,0 +1,790 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * User RC queue pairs.
+ *
+ * libmlx5 lays out the work queue buffer (receive queue first, send
+ * queue after it) and the doorbell record and sends their geometry in
+ * struct mlx5_ib_create_qp; the kernel checks it against the device
+ * limits, pins the memory and creates the QP.  Every state transition
+ * is one modify command (RST2INIT, INIT2RTR, ...) carrying the context
+ * fields that transition takes, plus the optional ones the caller asked
+ * for (opt_param_mask).  QUERY_QP is the truth about the state: the
+ * device moves a QP to ERR on its own.
+ *
+ * Other QP types, SRQs and kernel QPs are -EOPNOTSUPP, which the
+ * rdma-core tests turn into skips.
+ */
+#include <linux/log2.h>
+#include <linux/sizes.h>
+#include <rdma/ib_umem.h>
+
+#include "ib.h"
+#include "mlx5x.h"
+
+/* Work queue buffers: 4 KiB .. 1 GiB pages, 64-byte aligned start. */
+#define MLX5X_QP_PGSZ_BITMAP	GENMASK_ULL(30, MLX5X_ADAPTER_PAGE_SHIFT)
+#define MLX5X_QP_PGOFF_BITMASK	GENMASK_ULL(31, MLX5X_PAGE_OFFSET_QUANTA_SHIFT)
+#define MLX5X_PAGE_OFFSET_MAX	63	/* 6-bit qpc.page_offset */
+#define MLX5X_SEND_WQEBB_SHIFT	6	/* send queue basic block: 64 bytes */
+#define MLX5X_RQ_WQE_SHIFT_MIN	4	/* log_rq_stride counts from 16 */
+#define MLX5X_RQ_WQE_SHIFT_MAX	11	/* 3-bit log_rq_stride */
+#define MLX5X_LOG_WQ_SZ_MAX	15	/* 4-bit log_rq_size/log_sq_size */
+#define MLX5X_WQE_DATA_SEG_LEN	16
+#define MLX5X_QPN_MASK		0xffffff
+#define MLX5X_PSN_MASK		0xffffff
+#define MLX5X_UIDX_NONE		0xffffff	/* CQE version 0 */
+#define MLX5X_STAT_RATE_OFFSET	5	/* IB rate n is device rate n + 5 */
+#define MLX5X_STAT_RATE_MAX	15
+#define MLX5X_INVALID_BFREG	BIT(31)		/* resp.bfreg_index: unused */
+
+/* ---- QP table for async events ---- */
+
+static int qp_table_insert(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
+{
+	refcount_set(&qp->refcount, 1);
+	init_completion(&qp->free);
+	return xa_insert_irq(&dev->qps, qp->ibqp.qp_num, qp, GFP_KERNEL);
+}
+
+/* Any context; the reference is taken under the lock removal takes. */
+struct mlx5x_ib_qp *mlx5x_qp_get(struct mlx5x_ib_dev *dev, u32 qpn)
+{
+	struct mlx5x_ib_qp *qp;
+	unsigned long flags;
+
+	xa_lock_irqsave(&dev->qps, flags);
+	qp = xa_load(&dev->qps, qpn);
+	if (qp)
+		refcount_inc(&qp->refcount);
+	xa_unlock_irqrestore(&dev->qps, flags);
+	return qp;
+}
+
+void mlx5x_qp_put(struct mlx5x_ib_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->refcount))
+		complete(&qp->free);
+}
+
+/* No event handler runs on @qp once this returns. */
+static void qp_table_remove(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
+{
+	xa_erase_irq(&dev->qps, qp->ibqp.qp_num);
+	mlx5x_qp_put(qp);
+	wait_for_completion(&qp->free);
+}
+
+/* ---- creation ---- */
+
+/**
+ * mlx5x_qp_check_flags() - validate the flags and user index of a request
+ * @ucmd: libmlx5's request
+ * @cqe_version: CQE format agreed for the context
+ *
+ * SCATTER_CQE is a hint libmlx5 always sends and is ignored (no CQE
+ * scatter); UAR_PAGE_INDEX is required (dynamic UARs).
+ */
+int mlx5x_qp_check_flags(const struct mlx5_ib_create_qp *ucmd, u8 cqe_version)
+{
+	u32 known = MLX5_QP_FLAG_SCATTER_CQE | MLX5_QP_FLAG_UAR_PAGE_INDEX;
+
+	if (ucmd->flags & ~known)
+		return -EOPNOTSUPP;
+	if (!(ucmd->flags & MLX5_QP_FLAG_UAR_PAGE_INDEX))
+		return -EINVAL;
+	if (ucmd->sq_buf_addr)
+		return -EINVAL;
+	if (ucmd->ece_options)
+		return -EOPNOTSUPP;
+	/* version 0 CQEs carry the QPN; version 1 the 24-bit user index */
+	if (cqe_version == 0 && ucmd->uidx != MLX5X_UIDX_NONE)
+		return -EINVAL;
+	if (ucmd->uidx > MLX5X_UIDX_NONE)
+		return -EINVAL;
+	return 0;
+}
+
+static int qp_rq_size(const struct mlx5_ib_create_qp *ucmd,
+		      const struct ib_qp_cap *cap,
+		      const struct mlx5x_verbs_caps *caps, u32 max_wr,
+		      struct mlx5x_qp_sizes *sz)
+{
+	u32 shift = ucmd->rq_wqe_shift;
+
+	if (!cap->max_recv_wr)
+		return ucmd->rq_wqe_count ? -EINVAL : 0;
+	if (!is_power_of_2(ucmd->rq_wqe_count) || ucmd->rq_wqe_count > max_wr ||
+	    ucmd->rq_wqe_count < cap->max_recv_wr)
+		return -EINVAL;
+	if (shift < MLX5X_RQ_WQE_SHIFT_MIN || shift > MLX5X_RQ_WQE_SHIFT_MAX ||
+	    BIT(shift) > caps->max_wqe_sz_rq)
+		return -EINVAL;
+	sz->rq_wqe_cnt = ucmd->rq_wqe_count;
+	sz->rq_wqe_shift = shift;
+	sz->rq_max_gs = BIT(shift) / MLX5X_WQE_DATA_SEG_LEN;
+	if (sz->rq_max_gs < cap->max_recv_sge)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * mlx5x_qp_user_sizes() - check the work queue geometry libmlx5 computed
+ * @ucmd: its request
+ * @cap: the capabilities asked for
+ * @caps: device limits
+ * @sz: the geometry on success
+ *
+ * Both queues are powers of two within the device limit and no smaller
+ * than asked; a queue is absent exactly when no WR was asked for it.
+ */
+int mlx5x_qp_user_sizes(const struct mlx5_ib_create_qp *ucmd,
+			const struct ib_qp_cap *cap,
+			const struct mlx5x_verbs_caps *caps,
+			struct mlx5x_qp_sizes *sz)
+{
+	u32 max_wr = BIT(min_t(u8, caps->log_max_qp_sz, MLX5X_LOG_WQ_SZ_MAX));
+	int err;
+
+	memset(sz, 0, sizeof(*sz));
+	if (cap->max_recv_wr > max_wr || cap->max_send_wr > max_wr)
+		return -EINVAL;
+	err = qp_rq_size(ucmd, cap, caps, max_wr, sz);
+	if (err)
+		return err;
+	if (!cap->max_send_wr) {
+		if (ucmd->sq_wqe_count)
+			return -EINVAL;
+	} else if (!is_power_of_2(ucmd->sq_wqe_count) ||
+		   ucmd->sq_wqe_count > max_wr ||
+		   ucmd->sq_wqe_count < cap->max_send_wr) {
+		return -EINVAL;
+	}
+	sz->sq_wqe_cnt = ucmd->sq_wqe_count;
+	sz->buf_size = ((size_t)sz->rq_wqe_cnt << sz->rq_wqe_shift) +
+		       ((size_t)sz->sq_wqe_cnt << MLX5X_SEND_WQEBB_SHIFT);
+	return sz->buf_size ? 0 : -EINVAL;
+}
+
+/*
+ * qpc.page_offset counts pgsz / 64 units: is the buffer's offset in
+ * its first page a whole number of them, below 64?
+ */
+bool mlx5x_page_offset_quantize(u64 dma_start, unsigned long pgsz,
+				unsigned int *quant)
+{
+	unsigned long unit = pgsz >> MLX5X_PAGE_OFFSET_QUANTA_SHIFT;
+	u64 offset = dma_start & (pgsz - 1);
+
+	if (!unit || offset % unit || offset / unit > MLX5X_PAGE_OFFSET_MAX)
+		return false;
+	*quant = offset / unit;
+	return true;
+}
+
+/* Largest page size whose offset qpc.page_offset can express. */
+static int qp_buf_pages(struct ib_umem *umem, struct mlx5x_pas *pas)
+{
+	unsigned long pgsz;
+	unsigned int quant;
+
+	pgsz = ib_umem_find_best_pgoff(umem, MLX5X_QP_PGSZ_BITMAP,
+				       MLX5X_QP_PGOFF_BITMASK);
+	while (pgsz >= SZ_4K &&
+	       !mlx5x_page_offset_quantize(ib_umem_dma_offset(umem, pgsz),
+					   pgsz, &quant))
+		pgsz >>= 1;
+	if (pgsz < SZ_4K)
+		return -EINVAL;
+	pas->umem = umem;
+	pas->pgsz = pgsz;
+	pas->page_offset = quant;
+	pas->n = ib_umem_num_dma_blocks(umem, pgsz);
+	return 0;
+}
+
+static int qp_read_req(struct ib_udata *udata, u8 cqe_version,
+		       struct mlx5_ib_create_qp *ucmd)
+{
+	size_t min = offsetof(struct mlx5_ib_create_qp, ece_options);
+	size_t tail = offsetofend(struct mlx5_ib_create_qp, ece_options);
+	int err;
+
+	err = mlx5x_ib_udata_in(udata, ucmd, min, sizeof(*ucmd));
+	if (err)
+		return err;
+	/* DCI streams and the reserved word: DC only */
+	if (memchr_inv((u8 *)ucmd + tail, 0, sizeof(*ucmd) - tail))
+		return -EOPNOTSUPP;
+	return mlx5x_qp_check_flags(ucmd, cqe_version);
+}
+
+static int qp_check_attr(const struct ib_qp_init_attr *attr)
+{
+	if (attr->qp_type != IB_QPT_RC || attr->srq || attr->create_flags ||
+	    attr->rwq_ind_tbl || attr->xrcd)
+		return -EOPNOTSUPP;
+	if (!attr->send_cq || !attr->recv_cq)
+		return -EINVAL;
+	return 0;
+}
+
+static int qp_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
+		  const struct mlx5_ib_create_qp *ucmd, struct mlx5x_pas *pas)
+{
+	int err;
+
+	qp->umem = ib_umem_get_va(&dev->ibdev, ucmd->buf_addr,
+				  qp->sizes.buf_size, 0);
+	if (IS_ERR(qp->umem))
+		return PTR_ERR(qp->umem);
+	err = qp_buf_pages(qp->umem, pas);
+	if (!err)
+		err = mlx5x_db_map(dev, qp->uctx, ucmd->db_addr, &qp->db);
+	if (err)
+		ib_umem_release(qp->umem);
+	return err;
+}
+
+static void qp_unpin(struct mlx5x_ib_qp *qp)
+{
+	mlx5x_db_unmap(qp->uctx, &qp->db);
+	ib_umem_release(qp->umem);
+}
+
+static int qp_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
+			const struct ib_qp_init_attr *attr,
+			const struct mlx5_ib_create_qp *ucmd,
+			const struct mlx5x_pas *pas)
+{
+	const struct mlx5x_qp_sizes *sz = &qp->sizes;
+	struct mlx5x_qp_params p = {
+		.st = MLX5X_QP_ST_RC,
+		.pdn = to_mpd(qp->ibqp.pd)->pdn,
+		.uar = qp->uar->index,
+		.user_index = ucmd->uidx,
+		.cqn_snd = to_mcq(attr->send_cq)->mcq.cqn,
+		.cqn_rcv = to_mcq(attr->recv_cq)->mcq.cqn,
+		.rq_wqe_shift = sz->rq_wqe_cnt ? sz->rq_wqe_shift : 0,
+		.log_rq_size = sz->rq_wqe_cnt ? ilog2(sz->rq_wqe_cnt) : 0,
+		.has_sq = sz->sq_wqe_cnt,
+		.log_sq_size = sz->sq_wqe_cnt ? ilog2(sz->sq_wqe_cnt) : 0,
+		.dbr = qp->db.dma,
+		.pas = *pas,
+	};
+	u32 qpn;
+	int err;
+
+	err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
+	if (err)
+		return err;
+	qp->ibqp.qp_num = qpn;
+	err = qp_table_insert(dev, qp);
+	if (err)
+		mlx5x_fw_destroy_qp(dev->cmd, qpn);
+	return err;
+}
+
+/* What the caller gets back, and query_qp reports. */
+static void qp_set_caps(struct mlx5x_ib_qp *qp, struct ib_qp_init_attr *attr)
+{
+	attr->cap.max_recv_wr = qp->sizes.rq_wqe_cnt;
+	attr->cap.max_recv_sge = qp->sizes.rq_max_gs;
+	qp->cap = attr->cap;
+	qp->sq_sig_type = attr->sq_sig_type;
+}
+
+static int qp_respond(struct ib_udata *udata)
+{
+	struct mlx5_ib_create_qp_resp resp = {
+		/* the doorbell is the UAR libmlx5 named (UAR_PAGE_INDEX) */
+		.bfreg_index = MLX5X_INVALID_BFREG,
+	};
+
+	return ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+}
+
+static int qp_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp);
+
+int mlx5x_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+		       struct ib_udata *udata)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibqp->device);
+	struct mlx5x_ib_qp *qp = to_mqp(ibqp);
+	struct mlx5_ib_create_qp ucmd;
+	struct mlx5x_pas pas = {};
+	int err;
+
+	err = udata ? qp_check_attr(attr) : -EOPNOTSUPP;
+	if (err)
+		goto err_out;
+	qp->uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ib_ucontext,
+					     ibuc);
+	err = qp_read_req(udata, qp->uctx->cqe_version, &ucmd);
+	if (!err)
+		err = mlx5x_qp_user_sizes(&ucmd, &attr->cap, &dev->caps,
+					  &qp->sizes);
+	if (err)
+		goto err_out;
+	qp->uar = mlx5x_uar_get(qp->uctx, ucmd.bfreg_index);
+	if (!qp->uar) {
+		err = -EINVAL;
+		goto err_out;
+	}
+	err = qp_pin(dev, qp, &ucmd, &pas);
+	if (err)
+		goto err_uar;
+	err = qp_create_hw(dev, qp, attr, &ucmd, &pas);
+	if (err)
+		goto err_unpin;
+	err = qp_respond(udata);
+	if (err)
+		goto err_destroy;
+	mutex_init(&qp->lock);
+	qp->state = IB_QPS_RESET;
+	qp_set_caps(qp, attr);
+	return 0;
+
+err_destroy:
+	qp_destroy_hw(dev, qp);
+err_unpin:
+	qp_unpin(qp);
+err_uar:
+	mlx5x_uar_put(qp->uar);
+err_out:
+	ibdev_dbg(ibqp->device, "create_qp (type %d, wr %u/%u, sge %u/%u): %d\n",
+		  attr->qp_type, attr->cap.max_send_wr, attr->cap.max_recv_wr,
+		  attr->cap.max_send_sge, attr->cap.max_recv_sge, err);
+	atomic64_inc(&dev->stats.qp_err);
+	return err;
+}
+
+/* ---- destruction ---- */
+
+/*
+ * Reset first so the device stops touching the buffers whatever state
+ * the QP is in, then destroy; the QP leaves the event table only once
+ * the device no longer knows it.
+ */
+static int qp_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
+{
+	u32 qpn = qp->ibqp.qp_num;
+	int err;
+
+	mlx5x_fw_modify_qp(dev->cmd, MLX5X_CMD_OP_2RST_QP, qpn, 0, NULL);
+	err = mlx5x_fw_destroy_qp(dev->cmd, qpn);
+	if (err) {
+		ibdev_warn(&dev->ibdev, "DESTROY_QP 0x%x: %d\n", qpn, err);
+		return err;
+	}
+	qp_table_remove(dev, qp);
+	return 0;
+}
+
+int mlx5x_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibqp->device);
+	struct mlx5x_ib_qp *qp = to_mqp(ibqp);
+	int err;
+
+	err = qp_destroy_hw(dev, qp);
+	if (err)
+		return err;
+	qp_unpin(qp);
+	mlx5x_uar_put(qp->uar);
+	mutex_destroy(&qp->lock);
+	return 0;
+}
+
+/* ---- state transitions ---- */
+
+enum ib_qp_state mlx5x_qp_state_to_ib(u8 state)
+{
+	switch (state) {
+	case MLX5X_QP_STATE_RST:
+		return IB_QPS_RESET;
+	case MLX5X_QP_STATE_INIT:
+		return IB_QPS_INIT;
+	case MLX5X_QP_STATE_RTR:
+		return IB_QPS_RTR;
+	case MLX5X_QP_STATE_RTS:
+		return IB_QPS_RTS;
+	case MLX5X_QP_STATE_SQER:
+		return IB_QPS_SQE;
+	case MLX5X_QP_STATE_SQD:
+		return IB_QPS_SQD;
+	default:
+		return IB_QPS_ERR;
+	}
+}
+
+/**
+ * mlx5x_qp_transition() - the command moving a QP from @cur to @next
+ * @cur: current state
+ * @next: requested state
+ * @opcode: the modify command; 0 for RESET -> RESET, which is a no-op
+ *
+ * Return: 0, or -EOPNOTSUPP for a transition the device has no command
+ * for (into SQD: draining is not offered).  The caller has checked the
+ * transition is legal for an RC QP (ib_modify_qp_is_ok()).
+ */
+int mlx5x_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
+			u16 *opcode)
+{
+	static const struct {
+		enum ib_qp_state cur, next;
+		u16 opcode;
+	} tbl[] = {
+		{ IB_QPS_RESET, IB_QPS_INIT, MLX5X_CMD_OP_RST2INIT_QP },
+		{ IB_QPS_INIT, IB_QPS_INIT, MLX5X_CMD_OP_INIT2INIT_QP },
+		{ IB_QPS_INIT, IB_QPS_RTR, MLX5X_CMD_OP_INIT2RTR_QP },
+		{ IB_QPS_RTR, IB_QPS_RTS, MLX5X_CMD_OP_RTR2RTS_QP },
+		{ IB_QPS_RTS, IB_QPS_RTS, MLX5X_CMD_OP_RTS2RTS_QP },
+		{ IB_QPS_SQE, IB_QPS_RTS, MLX5X_CMD_OP_SQERR2RTS_QP },
+		{ IB_QPS_SQD, IB_QPS_RTS, MLX5X_CMD_OP_SQD_RTS_QP },
+	};
+	unsigned int i;
+
+	if (next == IB_QPS_RESET) {
+		*opcode = cur == IB_QPS_RESET ? 0 : MLX5X_CMD_OP_2RST_QP;
+		return 0;
+	}
+	if (next == IB_QPS_ERR) {
+		*opcode = MLX5X_CMD_OP_2ERR_QP;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(tbl); i++) {
+		if (tbl[i].cur == cur && tbl[i].next == next) {
+			*opcode = tbl[i].opcode;
+			return 0;
+		}
+	}
+	return -EOPNOTSUPP;
+}
+
+/* Which IB attributes a transition always takes and which on request. */
+struct qp_trans_attrs {
+	u16 opcode;
+	int required;
+	int optional;
+};
+
+static const struct qp_trans_attrs qp_trans_attrs[] = {
+	{ MLX5X_CMD_OP_RST2INIT_QP,
+	  IB_QP_ACCESS_FLAGS | IB_QP_PKEY_INDEX | IB_QP_PORT, 0 },
+	{ MLX5X_CMD_OP_INIT2INIT_QP,
+	  0, IB_QP_ACCESS_FLAGS | IB_QP_PKEY_INDEX | IB_QP_PORT },
+	{ MLX5X_CMD_OP_INIT2RTR_QP,
+	  IB_QP_AV | IB_QP_PATH_MTU | IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+	  IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER,
+	  IB_QP_ACCESS_FLAGS | IB_QP_PKEY_INDEX },
+	{ MLX5X_CMD_OP_RTR2RTS_QP,
+	  IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
+	  IB_QP_MAX_QP_RD_ATOMIC,
+	  IB_QP_ACCESS_FLAGS | IB_QP_MIN_RNR_TIMER },
+	{ MLX5X_CMD_OP_RTS2RTS_QP,
+	  0, IB_QP_ACCESS_FLAGS | IB_QP_MIN_RNR_TIMER },
+	{ MLX5X_CMD_OP_SQERR2RTS_QP,
+	  0, IB_QP_ACCESS_FLAGS | IB_QP_MIN_RNR_TIMER },
+	{ MLX5X_CMD_OP_SQD_RTS_QP,
+	  0, IB_QP_ACCESS_FLAGS | IB_QP_MIN_RNR_TIMER | IB_QP_AV |
+	  IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
+	  IB_QP_MAX_QP_RD_ATOMIC | IB_QP_MAX_DEST_RD_ATOMIC },
+};
+
+/* IB attribute -> context field and, when optional, opt_param_mask bit. */
+static const struct {
+	int ib;
+	u32 field;
+	u32 optpar;
+} qp_attr_fields[] = {
+	{ IB_QP_ACCESS_FLAGS, MLX5X_QPM_ACCESS,
+	  MLX5X_QP_OPTPAR_RRE | MLX5X_QP_OPTPAR_RWE | MLX5X_QP_OPTPAR_RAE },
+	{ IB_QP_PKEY_INDEX, MLX5X_QPM_PKEY, MLX5X_QP_OPTPAR_PKEY_INDEX },
+	{ IB_QP_PORT, MLX5X_QPM_PORT, MLX5X_QP_OPTPAR_PRI_PORT },
+	{ IB_QP_AV, MLX5X_QPM_AV, MLX5X_QP_OPTPAR_PRIMARY_ADDR_PATH },
+	{ IB_QP_PATH_MTU, MLX5X_QPM_MTU, 0 },
+	{ IB_QP_DEST_QPN, MLX5X_QPM_RQPN, 0 },
+	{ IB_QP_RQ_PSN, MLX5X_QPM_RQ_PSN, 0 },
+	{ IB_QP_MAX_DEST_RD_ATOMIC, MLX5X_QPM_RRA, MLX5X_QP_OPTPAR_RRA_MAX },
+	{ IB_QP_MIN_RNR_TIMER, MLX5X_QPM_RNR_TIMER,
+	  MLX5X_QP_OPTPAR_RNR_TIMEOUT },
+	{ IB_QP_SQ_PSN, MLX5X_QPM_SQ_PSN, 0 },
+	{ IB_QP_TIMEOUT, MLX5X_QPM_ACK_TIMEOUT, MLX5X_QP_OPTPAR_ACK_TIMEOUT },
+	{ IB_QP_RETRY_CNT, MLX5X_QPM_RETRY, MLX5X_QP_OPTPAR_RETRY_COUNT },
+	{ IB_QP_RNR_RETRY, MLX5X_QPM_RNR_RETRY, MLX5X_QP_OPTPAR_RNR_RETRY },
+	{ IB_QP_MAX_QP_RD_ATOMIC, MLX5X_QPM_SRA, MLX5X_QP_OPTPAR_SRA_MAX },
+};
+
+static int qp_av_to_path(const struct rdma_ah_attr *ah,
+			 const struct mlx5x_verbs_caps *caps,
+			 struct mlx5x_qp_path *path)
+{
+	const struct ib_global_route *grh;
+	u8 rate = rdma_ah_get_static_rate(ah);
+
+	path->rlid = rdma_ah_get_dlid(ah);
+	path->sl = rdma_ah_get_sl(ah);
+	path->path_bits = rdma_ah_get_path_bits(ah);
+	if (rate != IB_RATE_PORT_CURRENT &&
+	    rate + MLX5X_STAT_RATE_OFFSET > MLX5X_STAT_RATE_MAX)
+		return -EINVAL;
+	path->stat_rate = rate ? rate + MLX5X_STAT_RATE_OFFSET : 0;
+	path->grh = rdma_ah_get_ah_flags(ah) & IB_AH_GRH;
+	if (!path->grh)
+		return 0;
+	grh = rdma_ah_read_grh(ah);
+	if (grh->sgid_index >= (8U << caps->gid_table_size))
+		return -EINVAL;
+	path->sgid_index = grh->sgid_index;
+	path->hop_limit = grh->hop_limit;
+	path->tclass = grh->traffic_class;
+	path->flow_label = grh->flow_label;
+	memcpy(path->rgid, grh->dgid.raw, sizeof(path->rgid));
+	return 0;
+}
+
+/* Values of the link/transport attributes, range-checked. */
+static int qp_attr_values(const struct ib_qp_attr *attr, int mask,
+			  const struct mlx5x_verbs_caps *caps,
+			  struct mlx5x_qp_mod *m)
+{
+	if (mask & IB_QP_PATH_MTU &&
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
+		return -EINVAL;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC &&
+	    attr->max_dest_rd_atomic > BIT(caps->log_max_ra_res_qp))
+		return -EINVAL;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC &&
+	    attr->max_rd_atomic > BIT(caps->log_max_ra_req_qp))
+		return -EINVAL;
+	if ((mask & IB_QP_RETRY_CNT && attr->retry_cnt > 7) ||
+	    (mask & IB_QP_RNR_RETRY && attr->rnr_retry > 7) ||
+	    (mask & IB_QP_TIMEOUT && attr->timeout > 31) ||
+	    (mask & IB_QP_MIN_RNR_TIMER && attr->min_rnr_timer > 31))
+		return -EINVAL;
+	if (mask & IB_QP_PKEY_INDEX &&
+	    attr->pkey_index >= (128U << caps->pkey_table_size))
+		return -EINVAL;
+	m->mtu = attr->path_mtu;
+	m->log_msg_max = caps->log_max_msg;
+	m->remote_qpn = attr->dest_qp_num & MLX5X_QPN_MASK;
+	m->rq_psn = attr->rq_psn & MLX5X_PSN_MASK;
+	m->sq_psn = attr->sq_psn & MLX5X_PSN_MASK;
+	m->log_rra_max = order_base_2(attr->max_dest_rd_atomic);
+	m->log_sra_max = order_base_2(attr->max_rd_atomic);
+	m->min_rnr_nak = attr->min_rnr_timer;
+	m->retry_count = attr->retry_cnt;
+	m->rnr_retry = attr->rnr_retry;
+	m->path.ack_timeout = attr->timeout;
+	m->path.pkey_index = attr->pkey_index;
+	m->path.port = attr->port_num;
+	/* unknown access bits (e.g. FLUSH) are ignored, as on mlx5 */
+	m->rre = attr->qp_access_flags & IB_ACCESS_REMOTE_READ;
+	m->rwe = attr->qp_access_flags & IB_ACCESS_REMOTE_WRITE;
+	m->rae = caps->atomic &&
+		 (attr->qp_access_flags & IB_ACCESS_REMOTE_ATOMIC);
+	if (mask & IB_QP_AV)
+		return qp_av_to_path(&attr->ah_attr, caps, &m->path);
+	return 0;
+}
+
+/**
+ * mlx5x_qp_attr_to_mod() - the context fields of one transition
+ * @attr: IB attributes
+ * @mask: which of them the caller set
+ * @opcode: the transition (mlx5x_qp_transition())
+ * @caps: device limits
+ * @m: fields to write, by m->fields
+ * @optpar: opt_param_mask of the command
+ *
+ * Required attributes are always taken; optional ones add their
+ * opt_param_mask bit; attributes the transition does not take are
+ * ignored (ib_modify_qp_is_ok() has vetted the mask).
+ */
+int mlx5x_qp_attr_to_mod(const struct ib_qp_attr *attr, int mask,
+			 u16 opcode, const struct mlx5x_verbs_caps *caps,
+			 struct mlx5x_qp_mod *m, u32 *optpar)
+{
+	const struct qp_trans_attrs *t = NULL;
+	unsigned int i;
+
+	memset(m, 0, sizeof(*m));
+	*optpar = 0;
+	for (i = 0; i < ARRAY_SIZE(qp_trans_attrs); i++)
+		if (qp_trans_attrs[i].opcode == opcode)
+			t = &qp_trans_attrs[i];
+	if (!t)
+		return 0;	/* 2RST, 2ERR: no context */
+	for (i = 0; i < ARRAY_SIZE(qp_attr_fields); i++) {
+		int ib = qp_attr_fields[i].ib;
+
+		if (!(mask & ib))
+			continue;
+		if (t->required & ib) {
+			m->fields |= qp_attr_fields[i].field;
+		} else if (t->optional & ib) {
+			m->fields |= qp_attr_fields[i].field;
+			*optpar |= qp_attr_fields[i].optpar;
+		}
+	}
+	return qp_attr_values(attr, mask, caps, m);
+}
+
+/* Attributes mlx5x cannot apply at all. */
+static int qp_check_mask(const struct ib_qp_attr *attr, int mask)
+{
+	if (mask & (IB_QP_ALT_PATH | IB_QP_RATE_LIMIT | IB_QP_EN_SQD_ASYNC_NOTIFY))
+		return -EOPNOTSUPP;
+	/* without alternate paths the only migration state is "migrated" */
+	if (mask & IB_QP_PATH_MIG_STATE && attr->path_mig_state != IB_MIG_MIGRATED)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static int qp_modify_locked(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
+			    struct ib_qp_attr *attr, int mask)
+{
+	enum ib_qp_state cur, next;
+	struct mlx5x_qp_mod m;
+	bool has_ctx;
+	u32 optpar;
+	u16 opcode;
+	int err;
+
+	lockdep_assert_held(&qp->lock);
+	cur = mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
+	next = mask & IB_QP_STATE ? attr->qp_state : cur;
+	if (!ib_modify_qp_is_ok(cur, next, IB_QPT_RC, mask))
+		return -EINVAL;
+	if (mask & IB_QP_AV &&
+	    rdma_ah_get_port_num(&attr->ah_attr) !=
+	    (mask & IB_QP_PORT ? attr->port_num : qp->port))
+		return -EINVAL;
+	err = mlx5x_qp_transition(cur, next, &opcode);
+	if (err || !opcode)
+		return err;
+	err = mlx5x_qp_attr_to_mod(attr, mask, opcode, &dev->caps, &m, &optpar);
+	if (err)
+		return err;
+	/* 2RST and 2ERR carry no context */
+	has_ctx = opcode != MLX5X_CMD_OP_2RST_QP &&
+		  opcode != MLX5X_CMD_OP_2ERR_QP;
+	err = mlx5x_fw_modify_qp(dev->cmd, opcode, qp->ibqp.qp_num, optpar,
+				 has_ctx ? &m : NULL);
+	if (err)
+		return err;
+	qp->state = next;
+	if (mask & IB_QP_PORT)
+		qp->port = attr->port_num;
+	if (next == IB_QPS_RESET)
+		qp->port = 0;
+	return 0;
+}
+
+int mlx5x_ib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		       int mask, struct ib_udata *udata)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibqp->device);
+	struct mlx5x_ib_qp *qp = to_mqp(ibqp);
+	int err;
+
+	/* the extended request (ECE, rate limit, OOO) is not offered */
+	if (udata && udata->inlen && !ib_is_udata_cleared(udata, 0, udata->inlen))
+		err = -EOPNOTSUPP;
+	else
+		err = qp_check_mask(attr, mask);
+	if (!err) {
+		mutex_lock(&qp->lock);
+		err = qp_modify_locked(dev, qp, attr, mask);
+		mutex_unlock(&qp->lock);
+	}
+	if (err) {
+		ibdev_dbg(ibqp->device, "modify_qp 0x%x (mask 0x%x, state %d -> %d): %d\n",
+			  ibqp->qp_num, mask, qp->state,
+			  mask & IB_QP_STATE ? attr->qp_state : -1, err);
+		atomic64_inc(&dev->stats.modify_qp_err);
+	}
+	return err;
+}
+
+/* ---- query ---- */
+
+static void qp_path_to_ah(struct mlx5x_ib_dev *dev,
+			  const struct mlx5x_qp_path *path,
+			  struct rdma_ah_attr *ah)
+{
+	union ib_gid dgid;
+
+	memset(ah, 0, sizeof(*ah));
+	/* before RST2INIT there is no port, hence no address */
+	if (!rdma_is_port_valid(&dev->ibdev, path->port))
+		return;
+	ah->type = rdma_ah_find_type(&dev->ibdev, path->port);
+	rdma_ah_set_port_num(ah, path->port);
+	rdma_ah_set_dlid(ah, path->rlid);
+	rdma_ah_set_sl(ah, path->sl);
+	rdma_ah_set_path_bits(ah, path->path_bits);
+	rdma_ah_set_static_rate(ah, path->stat_rate ?
+				path->stat_rate - MLX5X_STAT_RATE_OFFSET : 0);
+	if (!path->grh)
+		return;
+	memcpy(dgid.raw, path->rgid, sizeof(dgid.raw));
+	rdma_ah_set_grh(ah, &dgid, path->flow_label, path->sgid_index,
+			path->hop_limit, path->tclass);
+}
+
+static void qp_mod_to_attr(struct mlx5x_ib_dev *dev,
+			   const struct mlx5x_qp_mod *m,
+			   struct ib_qp_attr *attr)
+{
+	attr->qp_state = mlx5x_qp_state_to_ib(m->state);
+	attr->cur_qp_state = attr->qp_state;
+	attr->path_mtu = m->mtu;
+	attr->path_mig_state = IB_MIG_MIGRATED;
+	attr->rq_psn = m->rq_psn;
+	attr->sq_psn = m->sq_psn;
+	attr->dest_qp_num = m->remote_qpn;
+	attr->qp_access_flags = (m->rre ? IB_ACCESS_REMOTE_READ : 0) |
+				(m->rwe ? IB_ACCESS_REMOTE_WRITE : 0) |
+				(m->rae ? IB_ACCESS_REMOTE_ATOMIC : 0);
+	qp_path_to_ah(dev, &m->path, &attr->ah_attr);
+	attr->pkey_index = m->path.pkey_index;
+	attr->port_num = m->path.port;
+	attr->max_rd_atomic = 1 << m->log_sra_max;
+	attr->max_dest_rd_atomic = 1 << m->log_rra_max;
+	attr->min_rnr_timer = m->min_rnr_nak;
+	attr->timeout = m->path.ack_timeout;
+	attr->retry_cnt = m->retry_count;
+	attr->rnr_retry = m->rnr_retry;
+}
+
+int mlx5x_ib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		      struct ib_qp_init_attr *init_attr)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibqp->device);
+	struct mlx5x_ib_qp *qp = to_mqp(ibqp);
+	struct mlx5x_qp_mod m;
+	int err;
+
+	memset(attr, 0, sizeof(*attr));
+	memset(init_attr, 0, sizeof(*init_attr));
+	mutex_lock(&qp->lock);
+	err = mlx5x_fw_query_qp(dev->cmd, ibqp->qp_num, &m);
+	if (!err) {
+		/* the device moves QPs to ERR by itself: believe it */
+		qp->state = mlx5x_qp_state_to_ib(m.state);
+		qp_mod_to_attr(dev, &m, attr);
+	}
+	mutex_unlock(&qp->lock);
+	if (err)
+		return err;
+	/* libmlx5 reports the send side itself; the receive side is ours */
+	attr->cap.max_recv_wr = qp->sizes.rq_wqe_cnt;
+	attr->cap.max_recv_sge = qp->sizes.rq_max_gs;
+	init_attr->cap = attr->cap;
+	init_attr->qp_type = IB_QPT_RC;
+	init_attr->send_cq = ibqp->send_cq;
+	init_attr->recv_cq = ibqp->recv_cq;
+	init_attr->sq_sig_type = qp->sq_sig_type;
+	return 0;
+}
