@@ -15,6 +15,9 @@
 #include "engine.h"
 #include "log.h"
 
+/* syndrome id of this file in failed commands (cmd.h numbers its own) */
+#define EMU_FILE_ID 0x40
+
 void cq_error_event(struct emu *e, struct emu_cq *cq, uint8_t synd)
 {
 	struct emu_eq *eq = eq_find_for_event(e, MLX5X_EVENT_CQ_ERROR);
@@ -120,27 +123,39 @@ static void fill(struct emu *e, struct emu_qp *qp, const struct cqe_info *ci,
 	PSET(c, MLX5X_CQE_SLID, ci->slid);
 }
 
+/*
+ * Write the slot of the producer counter: the body, then the byte that
+ * hands the entry to software, with the owner bit of this lap.
+ */
+static int cq_store(struct emu *e, struct emu_cq *cq, uint8_t *slot,
+		    uint8_t op_se)
+{
+	uint32_t len = 1u << cq->log_cqe_size;
+	uint64_t off = (uint64_t)(cq->prod & (cq_slots(cq) - 1)) << cq->log_cqe_size;
+
+	slot[len - 1] = op_se | ((cq->prod >> cq->log_size) & 1);
+	if (pas_write(e, &cq->pas, off, slot, len - 1))
+		return -EFAULT;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	if (pas_write(e, &cq->pas, off + len - 1, slot + len - 1, 1))
+		return -EFAULT;
+	cq->prod++;
+	return 0;
+}
+
 int cq_post(struct emu *e, struct emu_cq *cq, struct emu_qp *qp,
 	    const struct cqe_info *ci)
 {
 	uint32_t len = 1u << cq->log_cqe_size;
 	uint8_t slot[128] = { 0 };
 	uint8_t *c = slot + len - MLX5X_CQE_LEN;
-	uint64_t off = (uint64_t)(cq->prod & (cq_slots(cq) - 1)) << cq->log_cqe_size;
-	uint8_t own = (cq->prod >> cq->log_size) & 1;
 
 	if (cq->eng.error || cq_room(e, cq))
 		return -EIO;
 	fill(e, qp, ci, c);
-	c[MLX5X_CQE_OP_OWN_OFF] = (uint8_t)(ci->opcode << MLX5X_CQE_OPCODE_SHIFT) |
-				  (ci->se ? MLX5X_CQE_SE_MASK : 0) | own;
-	/* the body, then the byte that hands the entry to software */
-	if (pas_write(e, &cq->pas, off, slot, len - 1))
+	if (cq_store(e, cq, slot, (uint8_t)(ci->opcode << MLX5X_CQE_OPCODE_SHIFT) |
+		     (ci->se ? MLX5X_CQE_SE_MASK : 0)))
 		goto fault;
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	if (pas_write(e, &cq->pas, off + len - 1, slot + len - 1, 1))
-		goto fault;
-	cq->prod++;
 	if (ci->se || is_error(ci->opcode)) {
 		cq->eng.sol_prod = cq->prod;
 		PSET(cq->cqc, MLX5X_CQC_LAST_SOLICIT_INDEX,
@@ -153,4 +168,58 @@ int cq_post(struct emu *e, struct emu_cq *cq, struct emu_qp *qp,
 fault:
 	cq_error_event(e, cq, MLX5X_CQ_ERR_SYND_ACCESS);
 	return -EFAULT;
+}
+
+/* MODIFY_CQ resize: fields of the command the new ring takes */
+#define RESIZE_SEL_LOG_SIZE	(1u << 0)
+#define RESIZE_SEL_PG_OFFSET	(1u << 1)
+#define RESIZE_SEL_PG_SIZE	(1u << 2)
+
+/*
+ * Resize: the device writes a RESIZE_CQ entry at the producer counter of
+ * the old ring and goes on at the next counter in the new ring (owner
+ * bits by the new size).  Software copies the entries it has not polled
+ * into the new ring, one slot further, up to that entry.  The new ring
+ * must hold them: shrinking below what is outstanding is refused.
+ */
+int eng_modify_cq_resize(struct cmd_ctx *c, struct emu_cq *cq)
+{
+	const uint8_t *cqc = c->in + MLX5X_MODIFY_CQ_IN_CQC_OFF;
+	uint32_t sel = get_be32(c->in + MLX5X_MODIFY_CQ_IN_FIELD_SELECT_OFF);
+	uint32_t log_size = PGET(cqc, MLX5X_CQC_LOG_CQ_SIZE);
+	uint32_t cqe_sz = PGET(cqc, MLX5X_CQC_CQE_SZ);
+	struct emu *e = c->e;
+	uint8_t slot[128] = { 0 }, b[4];
+	struct pas p;
+	uint32_t ci;
+
+	if (!(sel & RESIZE_SEL_LOG_SIZE) || cqe_sz > MLX5X_CQE_SIZE_128 ||
+	    log_size > CAP(e, MLX5X_CAP_LOG_MAX_CQ_SZ))
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (cq->eng.error)
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES_STATE);
+	if (gm_read(&e->gm, cq->dbr + MLX5X_CQ_DBR_CI_OFF, b, sizeof(b)))
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	ci = get_be32(b) & MLX5X_CQ_DBR_CI_MASK;
+	if (((cq->prod - ci) & MLX5X_CQ_DBR_CI_MASK) + 1 > (1u << log_size))
+		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (CMD_GET_PAS(c, MLX5X_MODIFY_CQ_IN_PAS_OFF,
+			sel & RESIZE_SEL_PG_SIZE ?
+			PGET(cqc, MLX5X_CQC_LOG_PAGE_SIZE) : 0,
+			sel & RESIZE_SEL_PG_OFFSET ?
+			PGET(cqc, MLX5X_CQC_PAGE_OFFSET) : 0,
+			(uint64_t)1 << (log_size + 6 + cqe_sz), &p))
+		return c->status;
+	if (cq_store(e, cq, slot, MLX5X_CQE_RESIZE_CQ << MLX5X_CQE_OPCODE_SHIFT))
+		emu_warn("CQ %u: resize entry not written", cq->cqn);
+	pas_free(&cq->pas);
+	cq->pas = p;
+	cq->log_size = (uint8_t)log_size;
+	cq->log_cqe_size = (uint8_t)(6 + cqe_sz);
+	PSET(cq->cqc, MLX5X_CQC_LOG_CQ_SIZE, log_size);
+	PSET(cq->cqc, MLX5X_CQC_CQE_SZ, cqe_sz);
+	PSET(cq->cqc, MLX5X_CQC_LOG_PAGE_SIZE, PGET(cqc, MLX5X_CQC_LOG_PAGE_SIZE));
+	PSET(cq->cqc, MLX5X_CQC_PAGE_OFFSET, PGET(cqc, MLX5X_CQC_PAGE_OFFSET));
+	cmd_detail(c, "cqn=%u resized to %u entries", cq->cqn, 1u << log_size);
+	return 0;
 }

@@ -202,6 +202,8 @@ struct cqe_info {
 int cq_post(struct emu *e, struct emu_cq *cq, struct emu_qp *qp,
 	    const struct cqe_info *ci);
 void cq_error_event(struct emu *e, struct emu_cq *cq, uint8_t synd);
+/* MODIFY_CQ op_mod RESIZE (the command's CQ checked by the caller) */
+int eng_modify_cq_resize(struct cmd_ctx *c, struct emu_cq *cq);
 
 /* ---- cq_arm.c: one-shot CQ notification ---- */
 void cq_arm_doorbell(struct emu *e, struct emu_cq *cq, uint32_t word);

@@ -555,6 +555,77 @@ static void t_srq(void)
 	te_teardown(&x);
 }
 
+static unsigned int resize_cq(struct te *x, struct tcq *cq, unsigned int log,
+			      uint64_t *buf)
+{
+	uint32_t bytes = 64u << log, npages = (bytes + 4095) / 4096, i;
+	uint32_t inlen = MLX5X_CREATE_CQ_IN_LEN + 8 * npages;
+	uint8_t *in = calloc(1, inlen), out[16];
+	uint8_t *cqc = in + MLX5X_MODIFY_CQ_IN_CQC_OFF;
+	unsigned int st;
+
+	*buf = th_alloc(&x->t, npages * 4096ull, 4096);
+	for (i = 0; i < (1u << log); i++)
+		((uint8_t *)th_host(&x->t, *buf))[64 * i + 63] =
+			MLX5X_CQE_INVALID << 4;
+	th_hdr(in, MLX5X_CMD_OP_MODIFY_CQ, MLX5X_MODIFY_CQ_OPMOD_RESIZE);
+	PSET(in, MLX5X_CQ_IN_CQN, cq->cqn);
+	put_be32(in + MLX5X_MODIFY_CQ_IN_FIELD_SELECT_OFF, 7);
+	PSET(cqc, MLX5X_CQC_LOG_CQ_SIZE, log);
+	for (i = 0; i < npages; i++)
+		put_be64(in + MLX5X_MODIFY_CQ_IN_PAS_OFF + 8 * i,
+			 *buf + 4096ull * i);
+	st = th_status(&x->t, in, inlen, out, 16);
+	free(in);
+	return st;
+}
+
+/* MODIFY_CQ resize: the RESIZE entry, then the new ring, as libmlx5 expects */
+static void t_cq_resize(void)
+{
+	struct pair p;
+	struct tcqe c = { 0 };
+	struct tsge s, r;
+	uint64_t nbuf;
+	uint8_t *old, *nw;
+	uint32_t i;
+
+	pair_setup(&p, 4096);
+	s = te_sge(&p.ma, 0, 8);
+	r = te_sge(&p.mb, 0, 64);
+	for (i = 0; i < 2; i++) {
+		te_recv(&p.x, &p.b, &r, 1);
+		te_send(&p.x, &p.a, &(struct tsend){
+			.opcode = MLX5X_OPCODE_SEND, .flags = TE_SIGNALED,
+			.sg = &s, .nsge = 1 });
+	}
+	te_run(&p.x);
+	ok(te_poll(&p.x, &p.cqb, &c), "resize: one of two receive CQEs polled");
+	ok(resize_cq(&p.x, &p.cqb, 0, &nbuf) != 0,
+	   "resize: a ring smaller than the outstanding CQEs is refused");
+	is_u(resize_cq(&p.x, &p.cqb, 4, &nbuf), 0, "resize 64 -> 16 entries");
+	old = th_host(&p.x.t, p.cqb.buf);
+	ok((old[64 * 2 + 63] >> 4) == MLX5X_CQE_RESIZE_CQ,
+	   "resize: RESIZE_CQ entry at the producer index of the old ring");
+	/* libmlx5: copy CQE 1 to slot 2 of the new ring, consume RESIZE */
+	nw = th_host(&p.x.t, nbuf);
+	memcpy(nw + 64 * 2, old + 64 * 1, 64);
+	p.cqb.buf = nbuf;
+	p.cqb.log_size = 4;
+	p.cqb.ci = 2;
+	put_be32(th_host(&p.x.t, p.cqb.dbr), 2);
+	ok(te_poll(&p.x, &p.cqb, &c) && c.opcode == MLX5X_CQE_RESP_SEND,
+	   "resize: the copied CQE is polled from the new ring");
+	te_recv(&p.x, &p.b, &r, 1);
+	te_send(&p.x, &p.a, &(struct tsend){ .opcode = MLX5X_OPCODE_SEND,
+		.flags = TE_SIGNALED, .sg = &s, .nsge = 1 });
+	te_run(&p.x);
+	ok(te_poll(&p.x, &p.cqb, &c) && c.opcode == MLX5X_CQE_RESP_SEND &&
+	   c.wqe_counter == 2,
+	   "resize: the next CQE lands in the new ring at the next index");
+	te_teardown(&p.x);
+}
+
 /* a UMR WQE on the REG_UMR QP, as mlx5_ib posts it */
 static uint16_t post_umr(struct te *x, struct tqp *qp, uint32_t key,
 			 uint64_t mask, const uint8_t *mkc)
@@ -769,6 +840,7 @@ int main(void)
 	t_cqe_size_and_owner();
 	t_ud_and_gsi();
 	t_srq();
+	t_cq_resize();
 	t_umr();
 	t_two_hcas();
 	t_thread();
