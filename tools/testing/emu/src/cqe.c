@@ -95,7 +95,9 @@ static void fill(struct emu *e, struct emu_qp *qp, const struct cqe_info *ci,
 {
 	uint32_t uidx = ci->srqn;
 
-	if (qp && CAP(e, MLX5X_CAP_CQE_VERSION) == 1)
+	if (ci->uidx_valid)
+		uidx = ci->uidx;
+	else if (qp && CAP(e, MLX5X_CAP_CQE_VERSION) == 1)
 		uidx = QPC(qp, MLX5X_QPC_USER_INDEX);
 	PSET(c, MLX5X_CQE_SRQN_UIDX, uidx);
 	PSET(c, MLX5X_CQE_QPN, qp ? qp->qpn : 0);

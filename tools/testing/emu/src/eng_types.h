@@ -38,6 +38,9 @@ struct eng_srq {
 	uint16_t count;		/* WQEs taken so far */
 	uint16_t lwm;		/* armed limit (ARM_RQ), 0: not armed */
 	uint64_t taken;
+	/* XRC SRQ: user index for CQEs (cqe v1), when the create gave one */
+	uint32_t uidx;
+	bool has_uidx;
 };
 
 /* a send WQE the requester started and has not completed */
@@ -91,6 +94,7 @@ struct eng_qp {
 	uint8_t cur_op;		/* message in progress: RXM_* (rc.c) */
 	bool cur_drop;		/* UC: discard the rest of the message */
 	uint16_t cur_wqe;	/* its receive WQE (RQ or SRQ index) */
+	uint32_t cur_srqn;	/* XRC target: the SRQ the message names */
 	bool cur_has_wqe;
 	uint64_t cur_off;	/* bytes of it placed so far */
 	uint64_t cur_va;	/* WRITE: next address */

@@ -196,6 +196,8 @@ struct cqe_info {
 	bool grh;
 	uint16_t pkey_index;
 	uint32_t srqn;		/* cqe v0 SRQ receive */
+	bool uidx_valid;	/* XRC SRQ receive: its user index, not the QP's */
+	uint32_t uidx;
 };
 
 /* write one CQE for qp (requester: its send CQ, else its receive CQ) */

@@ -86,6 +86,8 @@ static uint64_t ack_timeout_ns(const struct emu_qp *qp)
 	return 4096ull << MIN(t, 31u);
 }
 
+static struct emu_cq *msg_cq(struct emu *e, struct emu_qp *qp);
+
 /* ---- runtime state ---- */
 
 static void free_queues(struct emu_qp *qp)
@@ -119,6 +121,7 @@ static void qp_reset_rt(struct emu_qp *qp)
 	r->rq_ci = 0;
 	r->cur_op = RXM_NONE;
 	r->cur_drop = r->cur_has_wqe = false;
+	r->cur_srqn = 0;
 	r->nak_sent = false;
 	r->rd.active = false;
 	r->atomic_valid = false;
@@ -281,9 +284,11 @@ void qp_flush(struct emu *e, struct emu_qp *qp)
 		r->sq_head += w->nbb ? w->nbb : 1;
 	}
 	if (r->cur_has_wqe) {
-		post_flush(e, qp->rcq, qp, MLX5X_CQE_RESP_ERR, 0, r->cur_wqe);
+		post_flush(e, msg_cq(e, qp), qp, MLX5X_CQE_RESP_ERR, 0,
+			   r->cur_wqe);
 		r->cur_has_wqe = false;
 	}
+	r->cur_srqn = 0;
 	r->cur_op = RXM_NONE;
 	if (!qp->srq) {
 		while (!rq_avail(e, qp, &n) && n) {
@@ -659,6 +664,7 @@ static bool req_tx_one(struct emu *e, struct emu_qp *qp, uint64_t now)
 		return false;
 	}
 	fill_path(e, qp, p);
+	p->xrc_srqn = w->xrc_srqn;
 	xmit(e, qp, p, now);
 	if (s->flags & SQE_SENT) {
 		r->tx++;
@@ -826,17 +832,65 @@ static void req_rx(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
 
 /* ---- responder ---- */
 
+/*
+ * Where receives of the message in progress come from: an XRC target QP
+ * takes them from the SRQ the message names (cur_srqn), of its own XRC
+ * domain, and completes them on that SRQ's CQ; other QPs use their SRQ or
+ * RQ and their receive CQ.
+ */
+static struct emu_srq *msg_srq(struct emu *e, struct emu_qp *qp)
+{
+	struct emu_srq *srq;
+
+	if (!qp->eng.cur_srqn)
+		return qp->srq;
+	srq = objtab_get(&e->obj[OBJ_SRQ], qp->eng.cur_srqn);
+	return srq && srq->xrcd && srq->xrcd == qp->xrcd ? srq : NULL;
+}
+
+static struct emu_cq *msg_cq(struct emu *e, struct emu_qp *qp)
+{
+	struct emu_srq *srq;
+
+	if (!qp->eng.cur_srqn)
+		return qp->rcq;
+	srq = msg_srq(e, qp);
+	return srq ? srq->cq : NULL;
+}
+
+/* XRC: the SRQ named by the packet; false if it is not usable */
+static bool xrc_bind(struct emu *e, struct emu_qp *qp, struct wire_pkt *p)
+{
+	if (qp->st != MLX5X_QP_ST_XRC)
+		return true;
+	qp->eng.cur_srqn = p->xrc_srqn;
+	return p->xrc_srqn && msg_srq(e, qp);
+}
+
+/* CQE fields that name the receive queue of the message */
+static void msg_cqe_ids(struct emu *e, struct emu_qp *qp, struct cqe_info *ci)
+{
+	struct emu_srq *srq = msg_srq(e, qp);
+
+	ci->srqn = srq ? srq->srqn : 0;
+	if (qp->eng.cur_srqn && srq) {
+		ci->uidx_valid = true;
+		ci->uidx = srq->eng.has_uidx ? srq->eng.uidx : srq->srqn;
+	}
+}
+
 /* the receive WQE for a new message: the SRQ's or the RQ's next one */
 static int take_rwqe(struct emu *e, struct emu_qp *qp, uint16_t *idx)
 {
+	struct emu_srq *srq = msg_srq(e, qp);
 	uint32_t n;
 
-	if (qp->srq) {
-		if (srq_avail(e, qp->srq, &n) || !n)
+	if (srq) {
+		if (srq_avail(e, srq, &n) || !n)
 			return -EAGAIN;
-		return srq_take(e, qp->srq, idx) ? -EFAULT : 0;
+		return srq_take(e, srq, idx) ? -EFAULT : 0;
 	}
-	if (rq_avail(e, qp, &n) || !n)
+	if (qp->eng.cur_srqn || rq_avail(e, qp, &n) || !n)
 		return -EAGAIN;
 	*idx = qp->eng.rq_ci++;
 	return 0;
@@ -844,17 +898,22 @@ static int take_rwqe(struct emu *e, struct emu_qp *qp, uint16_t *idx)
 
 static bool rwqe_ready(struct emu *e, struct emu_qp *qp)
 {
+	struct emu_srq *srq = msg_srq(e, qp);
 	uint32_t n;
 
-	if (qp->srq)
-		return !srq_avail(e, qp->srq, &n) && n;
-	return !rq_avail(e, qp, &n) && n;
+	if (srq)
+		return !srq_avail(e, srq, &n) && n;
+	return !qp->eng.cur_srqn && !rq_avail(e, qp, &n) && n;
 }
 
 static int read_rwqe(struct emu *e, struct emu_qp *qp, uint16_t idx,
 		     struct rwqe *w)
 {
-	return qp->srq ? srq_read(e, qp->srq, idx, w) : rq_read(e, qp, idx, w);
+	struct emu_srq *srq = msg_srq(e, qp);
+
+	if (qp->eng.cur_srqn && !srq)
+		return -ENOENT;
+	return srq ? srq_read(e, srq, idx, w) : rq_read(e, qp, idx, w);
 }
 
 static void resp_cqe(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
@@ -870,15 +929,16 @@ static void resp_cqe(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
 		.slid = p->slid,
 		.sl = p->sl,
 		.grh = p->grh,
-		.srqn = qp->srq ? qp->srq->srqn : 0,
 	};
+	struct emu_cq *cq = msg_cq(e, qp);
 
+	msg_cqe_ids(e, qp, &ci);
 	memcpy(ci.imm, p->imm, 4);
 	qp->eng.cur_has_wqe = false;
 	qp->eng.wqes++;
-	if (qp->rcq) {
+	if (cq) {
 		qp->eng.cqes++;
-		cq_post(e, qp->rcq, qp, &ci);
+		cq_post(e, cq, qp, &ci);
 	}
 }
 
@@ -904,12 +964,13 @@ static void resp_fail(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
 			.opcode = MLX5X_CQE_RESP_ERR,
 			.syndrome = synd,
 			.wqe_counter = r->cur_wqe,
-			.srqn = qp->srq ? qp->srq->srqn : 0,
 		};
+		struct emu_cq *cq = msg_cq(e, qp);
 
+		msg_cqe_ids(e, qp, &ci);
 		r->cur_has_wqe = false;
-		if (qp->rcq)
-			cq_post(e, qp->rcq, qp, &ci);
+		if (cq)
+			cq_post(e, cq, qp, &ci);
 	}
 	if (event)
 		eng_qp_event(e, qp, event);
@@ -931,7 +992,7 @@ static void rx_send(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
 	struct rwqe w;
 
 	if (p->first) {
-		if (r->cur_op != RXM_NONE) {
+		if (r->cur_op != RXM_NONE || !xrc_bind(e, qp, p)) {
 			resp_fail(e, qp, p, NAK_INVALID_REQ, 0,
 				  MLX5X_EVENT_WQ_INVAL_REQ_ERROR, now);
 			return;
@@ -1032,6 +1093,11 @@ static void rx_write(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
 		return;
 	}
 	if (p->len > r->cur_left || (p->last && p->len != r->cur_left)) {
+		resp_fail(e, qp, p, NAK_INVALID_REQ, 0,
+			  MLX5X_EVENT_WQ_INVAL_REQ_ERROR, now);
+		return;
+	}
+	if (p->last && p->has_imm && !xrc_bind(e, qp, p)) {
 		resp_fail(e, qp, p, NAK_INVALID_REQ, 0,
 			  MLX5X_EVENT_WQ_INVAL_REQ_ERROR, now);
 		return;

@@ -54,6 +54,7 @@ struct tqp {
 	uint32_t uidx;
 	struct tcq *scq, *rcq;
 	uint32_t srqn;
+	uint32_t xrcd;		/* XRC domain */
 };
 
 struct tsrq {
@@ -357,7 +358,7 @@ static inline int te_async_events(struct te *x, uint8_t type, uint32_t num)
 static inline void te_qp_type_pd(struct te *x, struct tqp *qp, uint8_t st,
 				 struct tcq *scq, struct tcq *rcq,
 				 unsigned int log_rq, unsigned int log_sq,
-				 uint32_t srqn, uint32_t pd)
+				 uint32_t srqn, uint32_t pd, uint32_t xrcd)
 {
 	uint64_t rq_len, sq_len, bytes;
 	uint32_t npages, inlen, i;
@@ -365,6 +366,7 @@ static inline void te_qp_type_pd(struct te *x, struct tqp *qp, uint8_t st,
 	static uint32_t uidx = 0x100;
 
 	memset(qp, 0, sizeof(*qp));
+	qp->xrcd = xrcd;
 	qp->st = st;
 	qp->log_rq = srqn ? 0 : log_rq;
 	qp->log_rq_stride = 2;		/* 64-byte RQ WQEs: 4 SGEs */
@@ -374,7 +376,7 @@ static inline void te_qp_type_pd(struct te *x, struct tqp *qp, uint8_t st,
 	qp->srqn = srqn;
 	qp->uidx = uidx++;
 	rq_len = srqn ? 0 : 16ull << (log_rq + qp->log_rq_stride);
-	sq_len = 64ull << log_sq;
+	sq_len = log_sq ? 64ull << log_sq : 0;
 	bytes = rq_len + sq_len;
 	npages = (uint32_t)((bytes + 4095) / 4096);
 	qp->buf = th_alloc(&x->t, npages * 4096ull, 4096);
@@ -397,6 +399,9 @@ static inline void te_qp_type_pd(struct te *x, struct tqp *qp, uint8_t st,
 		PSET(qpc, MLX5X_QPC_RQ_TYPE, MLX5X_QP_RQ_SRQ);
 		PSET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN, srqn);
 	}
+	PSET(qpc, MLX5X_QPC_XRCD, xrcd);
+	if (!log_sq)
+		PSET(qpc, MLX5X_QPC_NO_SQ, 1);
 	put_be64(qpc + MLX5X_QPC_DBR_ADDR_OFF, qp->dbr);
 	for (i = 0; i < npages; i++)
 		put_be64(in + MLX5X_CREATE_QP_IN_PAS_OFF + 8 * i,
@@ -411,7 +416,7 @@ static inline void te_qp_type(struct te *x, struct tqp *qp, uint8_t st,
 			      unsigned int log_rq, unsigned int log_sq,
 			      uint32_t srqn)
 {
-	te_qp_type_pd(x, qp, st, scq, rcq, log_rq, log_sq, srqn, x->t.pd);
+	te_qp_type_pd(x, qp, st, scq, rcq, log_rq, log_sq, srqn, x->t.pd, 0);
 }
 
 static inline void te_qp(struct te *x, struct tqp *qp, struct tcq *scq,
@@ -575,6 +580,8 @@ struct tsend {
 	/* UD */
 	uint32_t dqpn, qkey;
 	uint16_t dlid;
+	/* XRC */
+	uint32_t xrc_srqn;
 };
 
 /* build one WQE at sq_pi; returns its WQEBB counter */
@@ -592,6 +599,10 @@ static inline uint16_t te_post(struct te *x, struct tqp *qp,
 		(s->flags & TE_SOLICITED ? 0x02 : 0) |
 		(s->flags & TE_FENCE ? 0x80 : 0);
 	put_be32(w + MLX5X_WQE_CTRL_IMM_OFF, s->imm);
+	if (qp->st == MLX5X_QP_ST_XRC) {
+		PSET(w + pos, MLX5X_WQE_XRC_SRQN, s->xrc_srqn);
+		pos += 16;
+	}
 	if (qp->st == MLX5X_QP_ST_UD || qp->st == MLX5X_QP_ST_QP1) {
 		uint8_t *av = w + pos;
 

@@ -662,7 +662,7 @@ static void t_umr(void)
 	te_setup(&x);
 	te_cq(&x, &cq, 4);
 	/* mlx5_ib leaves the UMR QP's PD 0 */
-	te_qp_type_pd(&x, &umr, MLX5X_QP_ST_REG_UMR, &cq, &cq, 0, 4, 0, 0);
+	te_qp_type_pd(&x, &umr, MLX5X_QP_ST_REG_UMR, &cq, &cq, 0, 4, 0, 0, 0);
 	ok(umr.qpn != 0, "UMR QP created without a PD");
 	te_connect(&x, &umr, NULL, true);
 	m = te_mr(&x, 4096, TMR_LR | TMR_LW);
@@ -716,6 +716,88 @@ static void t_umr(void)
 	ok(te_poll(&x, &cq, &c) && c.opcode == MLX5X_CQE_REQ_ERR &&
 	   c.syndrome == MLX5X_CQE_SYND_LOCAL_QP_OP_ERR,
 	   "UMR on an unknown key: LOCAL_QP_OP_ERR");
+	te_teardown(&x);
+}
+
+static uint32_t make_srq(struct te *x, uint32_t xrcd, uint32_t cqn,
+			 struct tmr *m, uint64_t *dbr)
+{
+	uint8_t in[MLX5X_CREATE_SRQ_IN_LEN + 8] = { 0 }, out[16];
+	uint8_t *srqc = in + MLX5X_CREATE_SRQ_IN_SRQC_OFF, *w;
+	uint64_t buf = th_alloc(&x->t, 4096, 4096);
+	uint32_t i;
+
+	*dbr = th_alloc(&x->t, 64, 64);
+	for (i = 0; i < 16; i++) {
+		w = th_host(&x->t, buf) + 64 * i;
+		put_be16(w + 2, (uint16_t)((i + 1) % 16));
+		put_be32(w + 16, 64);
+		put_be32(w + 20, m->key);
+		put_be64(w + 24, m->va + 64 * i);
+		put_be32(w + 36, MLX5X_INVALID_LKEY);
+	}
+	th_hdr(in, MLX5X_CMD_OP_CREATE_SRQ, 0);
+	PSET(srqc, MLX5X_SRQC_LOG_SRQ_SIZE, 4);
+	PSET(srqc, MLX5X_SRQC_LOG_RQ_STRIDE, 2);
+	PSET(srqc, MLX5X_SRQC_PD, x->t.pd);
+	PSET(srqc, MLX5X_SRQC_XRCD, xrcd);
+	PSET(srqc, MLX5X_SRQC_CQN, cqn);
+	put_be64(srqc + MLX5X_SRQC_DBR_ADDR_OFF, *dbr);
+	put_be64(in + MLX5X_CREATE_SRQ_IN_PAS_OFF, buf);
+	te_must(x, in, sizeof(in), out, 16, "CREATE_SRQ");
+	return PGET(out, MLX5X_CREATE_SRQ_OUT_SRQN);
+}
+
+/* XRC: the initiator names the SRQ; the target completes on its CQ */
+static void t_xrc(void)
+{
+	struct te x;
+	struct tcq cqi, cqs, cqt;
+	struct tqp ini, tgt;
+	struct tmr m;
+	struct tcqe c = { 0 };
+	struct te_conn cn;
+	struct tsge s;
+	uint64_t dbr1, dbr2;
+	uint32_t xrcd, xrcd2, srq1, srq2;
+
+	te_setup(&x);
+	te_cq(&x, &cqi, 4);
+	te_cq(&x, &cqs, 4);
+	te_cq(&x, &cqt, 4);
+	m = te_mr(&x, 4096, TMR_ALL);
+	xrcd = th_alloc_num(&x.t, MLX5X_CMD_OP_ALLOC_XRCD);
+	xrcd2 = th_alloc_num(&x.t, MLX5X_CMD_OP_ALLOC_XRCD);
+	srq1 = make_srq(&x, xrcd, cqs.cqn, &m, &dbr1);
+	srq2 = make_srq(&x, xrcd2, cqs.cqn, &m, &dbr2);
+	put_be32(th_host(&x.t, dbr1), 4);
+	put_be32(th_host(&x.t, dbr2), 4);
+	te_qp_type(&x, &ini, MLX5X_QP_ST_XRC, &cqi, &cqi, 0, 4, 0);
+	te_qp_type_pd(&x, &tgt, MLX5X_QP_ST_XRC, &cqt, &cqt, 0, 0, srq1,
+		      x.t.pd, xrcd);
+	cn = te_conn_default(&x, &tgt);
+	te_connect(&x, &ini, &cn, true);
+	cn = te_conn_default(&x, &ini);
+	te_connect(&x, &tgt, &cn, false);	/* a target stays in RTR */
+	fill(m.host + 2048, 32, 21);
+	s = te_sge(&m, 2048, 32);
+	te_send(&x, &ini, &(struct tsend){ .opcode = MLX5X_OPCODE_SEND_IMM,
+		.flags = TE_SIGNALED, .imm = 99, .sg = &s, .nsge = 1,
+		.xrc_srqn = srq1 });
+	te_run(&x);
+	ok(te_poll(&x, &cqi, &c) && c.opcode == MLX5X_CQE_REQ,
+	   "XRC: the initiator's send completes");
+	ok(te_poll(&x, &cqs, &c) && c.opcode == MLX5X_CQE_RESP_SEND_IMM &&
+	   c.byte_cnt == 32 && c.qpn == tgt.qpn && c.uidx == srq1 &&
+	   !memcmp(m.host, m.host + 2048, 32),
+	   "XRC: received into the named SRQ, completed on its CQ");
+	ok(!te_poll(&x, &cqt, &c), "XRC: nothing on the target QP's CQs");
+	te_send(&x, &ini, &(struct tsend){ .opcode = MLX5X_OPCODE_SEND,
+		.flags = TE_SIGNALED, .sg = &s, .nsge = 1, .xrc_srqn = srq2 });
+	te_run(&x);
+	ok(te_poll(&x, &cqi, &c) && c.opcode == MLX5X_CQE_REQ_ERR &&
+	   c.syndrome == MLX5X_CQE_SYND_REMOTE_INVAL_REQ_ERR,
+	   "XRC: an SRQ of another XRC domain is an invalid request");
 	te_teardown(&x);
 }
 
@@ -840,6 +922,7 @@ int main(void)
 	t_cqe_size_and_owner();
 	t_ud_and_gsi();
 	t_srq();
+	t_xrc();
 	t_cq_resize();
 	t_umr();
 	t_two_hcas();
