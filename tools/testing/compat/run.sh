@@ -57,6 +57,8 @@ host_deps() {
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	log "installing on the host: ${missing[*]}"
+	# A fresh machine may have no (or stale) package lists.
+	apt-get -o DPkg::Lock::Timeout=900 -q update >/dev/null
 	apt-get -o DPkg::Lock::Timeout=900 -q -y install "${missing[@]}" >/dev/null
 }
 
