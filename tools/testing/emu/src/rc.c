@@ -858,6 +858,21 @@ static struct emu_cq *msg_cq(struct emu *e, struct emu_qp *qp)
 	return srq ? srq->cq : NULL;
 }
 
+/*
+ * The protection domain of the responder's memory accesses: an XRC
+ * target serves many processes, so the keys are those of the XRC SRQ the
+ * request names, in that SRQ's PD.
+ */
+static struct emu_pd *resp_pd(struct emu *e, struct emu_qp *qp)
+{
+	struct emu_srq *srq;
+
+	if (!qp->eng.cur_srqn)
+		return qp->pd;
+	srq = msg_srq(e, qp);
+	return srq ? srq->pd : NULL;
+}
+
 /* XRC: the SRQ named by the packet; false if it is not usable */
 static bool xrc_bind(struct emu *e, struct emu_qp *qp, struct wire_pkt *p)
 {
@@ -992,7 +1007,7 @@ static void rx_send(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
 	struct rwqe w;
 
 	if (p->first) {
-		if (r->cur_op != RXM_NONE || !xrc_bind(e, qp, p)) {
+		if (r->cur_op != RXM_NONE) {
 			resp_fail(e, qp, p, NAK_INVALID_REQ, 0,
 				  MLX5X_EVENT_WQ_INVAL_REQ_ERROR, now);
 			return;
@@ -1026,7 +1041,7 @@ static void rx_send(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
 			  MLX5X_CQE_SYND_LOCAL_LENGTH_ERR, 0, now);
 		return;
 	}
-	if (p->len && sg_copy(e, qp->pd, w.sge, w.nsge, r->cur_off, p->data,
+	if (p->len && sg_copy(e, resp_pd(e, qp), w.sge, w.nsge, r->cur_off, p->data,
 			      p->len, true)) {
 		resp_fail(e, qp, p, NAK_REMOTE_OP,
 			  MLX5X_CQE_SYND_LOCAL_PROT_ERR, 0, now);
@@ -1062,7 +1077,7 @@ static bool rkey_ok(struct emu *e, struct emu_qp *qp, uint32_t rkey,
 		return false;
 	}
 	/* a zero-length RDMA touches no memory: no key to check */
-	return !len || !mkey_check(e, rkey, qp->pd, va, len, acc, NULL);
+	return !len || !mkey_check(e, rkey, resp_pd(e, qp), va, len, acc, NULL);
 }
 
 static void rx_write(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
@@ -1093,11 +1108,6 @@ static void rx_write(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
 		return;
 	}
 	if (p->len > r->cur_left || (p->last && p->len != r->cur_left)) {
-		resp_fail(e, qp, p, NAK_INVALID_REQ, 0,
-			  MLX5X_EVENT_WQ_INVAL_REQ_ERROR, now);
-		return;
-	}
-	if (p->last && p->has_imm && !xrc_bind(e, qp, p)) {
 		resp_fail(e, qp, p, NAK_INVALID_REQ, 0,
 			  MLX5X_EVENT_WQ_INVAL_REQ_ERROR, now);
 		return;
@@ -1164,7 +1174,7 @@ static void rd_step(struct emu *e, struct emu_qp *qp, uint64_t now)
 
 	if (!p)
 		return;
-	if (seg && (mkey_check(e, rd->rkey, qp->pd, rd->va + rd->off, seg,
+	if (seg && (mkey_check(e, rd->rkey, resp_pd(e, qp), rd->va + rd->off, seg,
 			       ACC_RR, &mk) ||
 		    mkey_dma(e, mk, rd->va + rd->off, p->data, seg, false))) {
 		/* the region went away under the READ */
@@ -1325,6 +1335,12 @@ static bool resp_rx(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
 		return true;
 	}
 	r->nak_sent = false;
+	/* every XRC request names its SRQ (XRCETH): receives and keys */
+	if (!xrc_bind(e, qp, p)) {
+		resp_fail(e, qp, p, NAK_INVALID_REQ, 0,
+			  MLX5X_EVENT_WQ_INVAL_REQ_ERROR, now);
+		return true;
+	}
 	switch (p->op) {
 	case PKT_SEND:
 		rx_send(e, qp, p, now);

@@ -773,8 +773,9 @@ static void t_xrc(void)
 	put_be32(th_host(&x.t, dbr1), 4);
 	put_be32(th_host(&x.t, dbr2), 4);
 	te_qp_type(&x, &ini, MLX5X_QP_ST_XRC, &cqi, &cqi, 0, 4, 0);
+	/* the target QP's PD is not the SRQ's: keys are checked in the SRQ's */
 	te_qp_type_pd(&x, &tgt, MLX5X_QP_ST_XRC, &cqt, &cqt, 0, 0, srq1,
-		      x.t.pd, xrcd);
+		      th_alloc_num(&x.t, MLX5X_CMD_OP_ALLOC_PD), xrcd);
 	cn = te_conn_default(&x, &tgt);
 	te_connect(&x, &ini, &cn, true);
 	cn = te_conn_default(&x, &ini);
@@ -792,6 +793,14 @@ static void t_xrc(void)
 	   !memcmp(m.host, m.host + 2048, 32),
 	   "XRC: received into the named SRQ, completed on its CQ");
 	ok(!te_poll(&x, &cqt, &c), "XRC: nothing on the target QP's CQs");
+	/* an RDMA write names the SRQ too: its PD holds the rkey */
+	te_send(&x, &ini, &(struct tsend){ .opcode = MLX5X_OPCODE_RDMA_WRITE,
+		.flags = TE_SIGNALED, .sg = &s, .nsge = 1, .xrc_srqn = srq1,
+		.raddr = m.va + 1024, .rkey = m.key });
+	te_run(&x);
+	ok(te_poll(&x, &cqi, &c) && c.opcode == MLX5X_CQE_REQ &&
+	   !memcmp(m.host + 1024, m.host + 2048, 32),
+	   "XRC: RDMA write checked against the named SRQ's PD");
 	te_send(&x, &ini, &(struct tsend){ .opcode = MLX5X_OPCODE_SEND,
 		.flags = TE_SIGNALED, .sg = &s, .nsge = 1, .xrc_srqn = srq2 });
 	te_run(&x);
