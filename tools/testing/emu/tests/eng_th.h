@@ -285,6 +285,15 @@ static inline int te_poll(struct te *x, struct tcq *cq, struct tcqe *o)
 	return 1;
 }
 
+/* srqn_uidx of a CQE: the QP's user index with cqe v1, else the SRQ */
+static inline uint32_t te_uidx(struct te *x, const struct tqp *qp,
+			       uint32_t srqn)
+{
+	if (CAP(&x->t.e, MLX5X_CAP_CQE_VERSION) == 1)
+		return qp->uidx;
+	return srqn;
+}
+
 static inline int te_poll_n(struct te *x, struct tcq *cq, struct tcqe *o,
 			    int max)
 {

@@ -113,14 +113,14 @@ static void send_recv(uint32_t len)
 	te_run(&p.x);
 	ok(te_poll(&p.x, &p.cqb, &c) && c.opcode == MLX5X_CQE_RESP_SEND &&
 	   c.byte_cnt == len && c.wqe_counter == 0 && c.qpn == p.b.qpn &&
-	   c.uidx == p.b.uidx,
+	   c.uidx == te_uidx(&p.x, &p.b, 0),
 	   "send %u B: receive CQE (op %u, %u bytes, counter %u, uidx 0x%x)",
 	   len, c.opcode, c.byte_cnt, c.wqe_counter, c.uidx);
 	ok(!memcmp(p.ma.host, p.mb.host, len) && p.mb.host[len] == 0,
 	   "send %u B: payload placed, nothing beyond", len);
 	ok(te_poll(&p.x, &p.cqa, &c) && c.opcode == MLX5X_CQE_REQ &&
 	   c.wqe_op == MLX5X_OPCODE_SEND && c.wqe_counter == idx &&
-	   c.uidx == p.a.uidx,
+	   c.uidx == te_uidx(&p.x, &p.a, 0),
 	   "send %u B: requester CQE (op %u, wqe op 0x%x, counter %u)", len,
 	   c.opcode, c.wqe_op, c.wqe_counter);
 	ok(!te_poll(&p.x, &p.cqa, &c) && !te_poll(&p.x, &p.cqb, &c),
@@ -546,7 +546,7 @@ static void t_srq(void)
 		te_run(&x);
 		while (te_poll(&x, &cq, &c))
 			if (c.opcode == MLX5X_CQE_RESP_SEND && c.wqe_counter == i &&
-			    c.uidx == b.uidx)
+			    c.uidx == te_uidx(&x, &b, srqn))
 				got++;
 	}
 	is_u(got, 4, "SRQ: receives take SRQ WQEs 0..3 along the list");
