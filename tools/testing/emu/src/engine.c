@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "engine.h"
@@ -357,11 +358,28 @@ static void deadline_ts(uint64_t at, struct timespec *ts)
 	ts->tv_nsec = (long)(at % 1000000000ull);
 }
 
+/*
+ * Completions wait for this thread; under TCG the guest's vCPU threads
+ * spin on CQs at full speed.  A better nice value (per thread on Linux)
+ * lets a doorbell's work preempt them; without the privilege it stays.
+ */
+static void eng_boost(void)
+{
+	int prio;
+
+	errno = 0;
+	prio = getpriority(PRIO_PROCESS, 0);
+	if (errno || setpriority(PRIO_PROCESS, 0, MAX(prio - 5, -20)))
+		emu_dbg("engine thread keeps nice %d", prio);
+}
+
 static void *eng_thread(void *arg)
 {
 	struct emu *e = arg;
 	struct eng *g = &e->eng;
 	uint64_t deadline = 0, busy;
+
+	eng_boost();
 
 	pthread_mutex_lock(&g->kick_lock);
 	for (;;) {
