@@ -234,9 +234,12 @@ int mlx5x_fw_teardown_hca(struct mlx5x_cmd *cmd)
 	return fw_simple(cmd, MLX5X_CMD_OP_TEARDOWN_HCA, 0);
 }
 
-/* The board id, NUL terminated into @psid (at least 17 bytes). */
+/*
+ * The board id, NUL terminated into @psid (at least 17 bytes), and the
+ * IEEE vendor id into @vendor_id.
+ */
 int mlx5x_fw_query_adapter_psid(struct mlx5x_cmd *cmd, char *psid,
-				size_t len)
+				size_t len, u32 *vendor_id)
 {
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	void *out;
@@ -248,9 +251,11 @@ int mlx5x_fw_query_adapter_psid(struct mlx5x_cmd *cmd, char *psid,
 	fw_hdr(in, MLX5X_CMD_OP_QUERY_ADAPTER, 0);
 	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out,
 			     MLX5X_QUERY_ADAPTER_OUT_LEN);
-	if (!err)
+	if (!err) {
 		strscpy(psid, out + MLX5X_QUERY_ADAPTER_OUT_PSID_OFF,
 			min_t(size_t, len, MLX5X_QUERY_ADAPTER_PSID_LEN + 1));
+		*vendor_id = MLX5X_GET(out, MLX5X_QUERY_ADAPTER_OUT_IEEE_VENDOR_ID);
+	}
 	kfree(out);
 	return err;
 }

@@ -71,7 +71,7 @@ int mlx5x_fw_set_hca_cap(struct mlx5x_cmd *cmd, u8 type, const void *cap);
 int mlx5x_fw_init_hca(struct mlx5x_cmd *cmd);
 int mlx5x_fw_teardown_hca(struct mlx5x_cmd *cmd);
 int mlx5x_fw_query_adapter_psid(struct mlx5x_cmd *cmd, char *psid,
-				size_t len);
+				size_t len, u32 *vendor_id);
 int mlx5x_fw_alloc_uar(struct mlx5x_cmd *cmd, u32 *index);
 int mlx5x_fw_dealloc_uar(struct mlx5x_cmd *cmd, u32 index);
 int mlx5x_fw_create_eq(struct mlx5x_cmd *cmd,

@@ -119,24 +119,6 @@ out:
 	return err;
 }
 
-int mlx5x_fw_query_vendor_id(struct mlx5x_cmd *cmd, u32 *vendor_id)
-{
-	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-	void *out;
-	int err;
-
-	out = kzalloc(MLX5X_QUERY_ADAPTER_OUT_LEN, GFP_KERNEL);
-	if (!out)
-		return -ENOMEM;
-	fw_hdr(in, MLX5X_CMD_OP_QUERY_ADAPTER, 0);
-	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out,
-			     MLX5X_QUERY_ADAPTER_OUT_LEN);
-	if (!err)
-		*vendor_id = MLX5X_GET(out, MLX5X_QUERY_ADAPTER_OUT_IEEE_VENDOR_ID);
-	kfree(out);
-	return err;
-}
-
 /*
  * ACCESS_REG read of register @id: @in_data (@len bytes, may name the
  * port) goes in, the register comes back in @out_data.

@@ -304,7 +304,6 @@ struct mlx5x_qp_params {
 
 int mlx5x_fw_query_verbs_caps(struct mlx5x_cmd *cmd,
 			      struct mlx5x_verbs_caps *caps);
-int mlx5x_fw_query_vendor_id(struct mlx5x_cmd *cmd, u32 *vendor_id);
 int mlx5x_fw_query_node_desc(struct mlx5x_cmd *cmd, char *desc, size_t len);
 int mlx5x_fw_query_vport_ctx(struct mlx5x_cmd *cmd, u8 port,
 			     struct mlx5x_vport_ctx *ctx);

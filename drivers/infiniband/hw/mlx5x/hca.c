@@ -300,7 +300,7 @@ static void hca_board_id(struct mlx5x_dev *mdev)
 	int err;
 
 	err = mlx5x_fw_query_adapter_psid(&hca->cmd, hca->psid,
-					  sizeof(hca->psid));
+					  sizeof(hca->psid), &hca->vendor_id);
 	if (err) {
 		hca->psid[0] = 0;
 		dev_warn(mlx5x_to_dev(mdev), "no board id (QUERY_ADAPTER: %d)\n",

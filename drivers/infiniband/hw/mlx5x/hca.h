@@ -31,6 +31,7 @@ struct mlx5x_dev;
  * @eqs: async and completion EQs
  * @events: async event consumers handed to @eqs
  * @psid: board id from QUERY_ADAPTER
+ * @vendor_id: IEEE vendor id from QUERY_ADAPTER, 0 if unknown
  * @issi: interface step sequence id in use
  * @t0: probe start, for the "ready" line
  *
@@ -48,6 +49,7 @@ struct mlx5x_hca {
 	struct mlx5x_eq_table eqs;
 	struct mlx5x_eq_events events;
 	char psid[MLX5X_QUERY_ADAPTER_PSID_LEN + 1];
+	u32 vendor_id;
 	u16 issi;
 	ktime_t t0;
 };

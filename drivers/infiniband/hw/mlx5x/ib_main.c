@@ -26,6 +26,9 @@
 #define MLX5X_SQ_WQE_OVERHEAD	32
 #define MLX5X_WQE_DATA_SEG_LEN	16
 
+/* IEEE OUI of Mellanox, the vendor of every ConnectX */
+#define MLX5X_MELLANOX_OUI	0x02c9
+
 /* 8 << n GIDs and 128 << n P_Keys per port (n = the caps encoding). */
 #define MLX5X_GID_TABLE_MIN	8
 #define MLX5X_PKEY_TABLE_MIN	128
@@ -496,9 +499,12 @@ static int ib_query_identity(struct mlx5x_ib_dev *dev)
 		return -EINVAL;
 	dev->gid_tbl_len = MLX5X_GID_TABLE_MIN << dev->caps.gid_table_size;
 	dev->pkey_tbl_len = MLX5X_PKEY_TABLE_MIN << dev->caps.pkey_table_size;
-	err = mlx5x_fw_query_vendor_id(dev->cmd, &dev->vendor_id);
-	if (err)
-		return err;
+	/*
+	 * From the "ready" stage's QUERY_ADAPTER, which may have failed
+	 * without failing the probe; every function mlx5x binds is a
+	 * Mellanox one.
+	 */
+	dev->vendor_id = dev->mdev->hca.vendor_id ?: MLX5X_MELLANOX_OUI;
 	err = mlx5x_fw_query_vport_ctx(dev->cmd, ib_vport_port(dev, 1), &ctx);
 	if (err)
 		return err;
