@@ -10,8 +10,8 @@
  * port needs no subnet manager: the HCA vport reports it ACTIVE with a
  * LID.
  */
-#include <linux/interrupt.h>
 #include <linux/log2.h>
+#include <linux/rcupdate.h>
 #include <linux/pci.h>
 #include <linux/sysfs.h>
 #include <rdma/ib_mad.h>
@@ -317,16 +317,15 @@ static const struct attribute_group mlx5x_ib_attr_group = {
 	.attrs = mlx5x_ib_attrs,
 };
 
-/* ---- async events (hard-IRQ context: the async EQ's handler) ---- */
-
 /*
- * The registered device, or NULL before registration and from the start
- * of unregistration; mlx5x_ib_fini() waits out a handler that read it.
+ * ---- async events ----
+ *
+ * From the async EQ's interrupt handler, and (fatal) from the health
+ * poller's work item.  The device is read under rcu_read_lock(): NULL
+ * before registration and from the start of unregistration, which
+ * waits for the readers (mlx5x_ib_fini()).  ib_dispatch_event() only
+ * queues work, with GFP_ATOMIC.
  */
-static struct mlx5x_ib_dev *ib_event_dev(struct mlx5x_dev *mdev)
-{
-	return READ_ONCE(mdev->ib);
-}
 
 static struct mlx5x_dev *hca_to_mdev(void *ctx)
 {
@@ -361,31 +360,40 @@ enum ib_event_type mlx5x_port_event_to_ib(u8 sub_type, bool *known)
 /* @ctx: the HCA (struct mlx5x_hca) whose async EQ saw the event. */
 void mlx5x_ib_port_event(void *ctx, u8 port, u8 sub_type)
 {
-	struct mlx5x_ib_dev *dev = ib_event_dev(hca_to_mdev(ctx));
+	struct mlx5x_dev *mdev = hca_to_mdev(ctx);
+	struct mlx5x_ib_dev *dev;
 	struct ib_event ev = {};
 	bool known;
 
-	if (!dev)
-		return;
 	ev.event = mlx5x_port_event_to_ib(sub_type, &known);
-	if (!known || !rdma_is_port_valid(&dev->ibdev, port))
+	if (!known)
 		return;
-	ev.device = &dev->ibdev;
-	ev.element.port_num = port;
-	ib_dispatch_event(&ev);
+	rcu_read_lock();
+	dev = rcu_dereference(mdev->ib);
+	if (dev && rdma_is_port_valid(&dev->ibdev, port)) {
+		ev.device = &dev->ibdev;
+		ev.element.port_num = port;
+		ib_dispatch_event(&ev);
+	}
+	rcu_read_unlock();
 }
 
+/* The device is dead (fatal EQE or health verdict): tell the users. */
 void mlx5x_ib_fatal_event(struct mlx5x_dev *mdev)
 {
-	struct mlx5x_ib_dev *dev = ib_event_dev(mdev);
-	struct ib_event ev = {};
+	struct mlx5x_ib_dev *dev;
+	struct ib_event ev = {
+		.event = IB_EVENT_DEVICE_FATAL,
+		.element.port_num = 1,
+	};
 
-	if (!dev)
-		return;
-	ev.event = IB_EVENT_DEVICE_FATAL;
-	ev.device = &dev->ibdev;
-	ev.element.port_num = 1;
-	ib_dispatch_event(&ev);
+	rcu_read_lock();
+	dev = rcu_dereference(mdev->ib);
+	if (dev) {
+		ev.device = &dev->ibdev;
+		ib_dispatch_event(&ev);
+	}
+	rcu_read_unlock();
 }
 
 enum ib_event_type mlx5x_qp_event_to_ib(u8 type, bool *known)
@@ -414,31 +422,41 @@ enum ib_event_type mlx5x_qp_event_to_ib(u8 type, bool *known)
 	}
 }
 
-/* @ctx: the HCA; @type: EQE type; @qpn: the QP (or SRQ) it names. */
-void mlx5x_ib_qp_event(void *ctx, u8 type, u32 qpn)
+static void ib_qp_event(struct mlx5x_ib_dev *dev, struct ib_event *ev,
+			u32 qpn)
 {
-	struct mlx5x_ib_dev *dev = ib_event_dev(hca_to_mdev(ctx));
 	struct mlx5x_ib_qp *qp;
-	struct ib_event ev = {};
-	bool known;
 
-	if (!dev)
-		return;
-	ev.event = mlx5x_qp_event_to_ib(type, &known);
-	if (!known)
-		return;
 	qp = mlx5x_qp_get(dev, qpn);
 	if (!qp) {
-		ibdev_dbg(&dev->ibdev, "event 0x%x for unknown QP 0x%x\n",
-			  type, qpn);
+		ibdev_dbg(&dev->ibdev, "event %d for unknown QP 0x%x\n",
+			  ev->event, qpn);
 		return;
 	}
 	if (qp->ibqp.event_handler) {
-		ev.device = &dev->ibdev;
-		ev.element.qp = &qp->ibqp;
-		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+		ev->device = &dev->ibdev;
+		ev->element.qp = &qp->ibqp;
+		qp->ibqp.event_handler(ev, qp->ibqp.qp_context);
 	}
 	mlx5x_qp_put(qp);
+}
+
+/* @ctx: the HCA; @type: EQE type; @qpn: the QP (or SRQ) it names. */
+void mlx5x_ib_qp_event(void *ctx, u8 type, u32 qpn)
+{
+	struct mlx5x_dev *mdev = hca_to_mdev(ctx);
+	struct mlx5x_ib_dev *dev;
+	struct ib_event ev = {};
+	bool known;
+
+	ev.event = mlx5x_qp_event_to_ib(type, &known);
+	if (!known)
+		return;
+	rcu_read_lock();
+	dev = rcu_dereference(mdev->ib);
+	if (dev)
+		ib_qp_event(dev, &ev, qpn);
+	rcu_read_unlock();
 }
 
 /* ---- registration ---- */
@@ -556,7 +574,7 @@ int mlx5x_ib_init(struct mlx5x_dev *mdev)
 		dev_err(&mdev->pdev->dev, "ib_register_device: %d\n", err);
 		goto err_dealloc;
 	}
-	WRITE_ONCE(mdev->ib, dev);
+	rcu_assign_pointer(mdev->ib, dev);
 	dev_info(&mdev->pdev->dev, "registered %s: node GUID %016llx, %u port(s), %u completion vector(s), CQE version %u, atomics %s\n",
 		 dev_name(&dev->ibdev.dev), be64_to_cpu(dev->ibdev.node_guid),
 		 dev->ibdev.phys_port_cnt, dev->ibdev.num_comp_vectors,
@@ -570,15 +588,16 @@ err_dealloc:
 
 /*
  * Before the EQs go: stop handing events to the device, wait for an
- * async handler that may still hold it, then unregister (which destroys
+ * event handler that may still hold it, then unregister (which destroys
  * what user space left behind, through the destroy verbs).
  */
 void mlx5x_ib_fini(struct mlx5x_dev *mdev)
 {
-	struct mlx5x_ib_dev *dev = mdev->ib;
+	/* probe and remove are serialized by the driver core */
+	struct mlx5x_ib_dev *dev = rcu_dereference_protected(mdev->ib, true);
 
-	WRITE_ONCE(mdev->ib, NULL);
-	synchronize_irq(mdev->hca.eqs.async.irqn);
+	RCU_INIT_POINTER(mdev->ib, NULL);
+	synchronize_rcu();
 	ib_unregister_device(&dev->ibdev);
 	WARN_ON(!xa_empty(&dev->qps));
 	xa_destroy(&dev->qps);

@@ -21,7 +21,8 @@ struct mlx5x_ib_dev;
  * @nr_stages: probe stages completed so far; teardown undoes exactly these
  * @hca: state of the HCA bring-up stages (hca.c)
  * @ib: the registered RDMA device (ib_main.c), NULL outside the "ibdev"
- *	stage; the async event handler reads it with READ_ONCE()
+ *	stage; RCU: event handlers (async EQ interrupt, health work) read
+ *	it under rcu_read_lock(), unregistration waits for them
  *
  * Written only by probe and remove, which the driver core serializes, so
  * no lock is needed yet.
@@ -33,7 +34,7 @@ struct mlx5x_dev {
 	u16 cmdif_rev;
 	unsigned int nr_stages;
 	struct mlx5x_hca hca;
-	struct mlx5x_ib_dev *ib;
+	struct mlx5x_ib_dev __rcu *ib;
 };
 
 static inline struct device *mlx5x_to_dev(const struct mlx5x_dev *mdev)
