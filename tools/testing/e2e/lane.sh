@@ -93,6 +93,8 @@ lane_defaults() {
 	PY_TIMEOUT=${MLX5X_E2E_PY_TIMEOUT:-300}
 	CYCLES=${MLX5X_E2E_CYCLES:-20}
 	PARTS=${MLX5X_E2E_PARTS:-"devinfo pingpong perftest pyverbs"}
+	# mlx5x also runs the robustness checks; last, as they unload it.
+	[ "$DRIVER" != mlx5x ] || PARTS=${MLX5X_E2E_PARTS:-"$PARTS robust"}
 	if [ "$DRIVER" = rxe ]; then
 		PY_EXCLUDE=${MLX5X_E2E_PY_EXCLUDE:-}
 		VM_TMO=${MLX5X_VM_TIMEOUT:-1500}
@@ -474,7 +476,7 @@ boot_lane() {
 		build_emu || missing+=("$MISSING")
 	fi
 	[ ${#missing[@]} -eq 0 ] || fail_early "$(printf '%s; ' "${missing[@]}" | sed 's/; $//')"
-	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,pyverbs-run.py} "$JOB/"
+	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,robust.sh,pyverbs-run.py,robust.py} "$JOB/"
 	chmod +x "$JOB/run.sh"
 	write_env
 

@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Robustness checks of the mlx5x lane that need verbs objects (pyverbs).
+
+    robust.py mmap DEV          mmap() of the uverbs file: what must be refused
+    robust.py cq-overrun DEV    a CQ overrun reaches user space as CQ_ERR
+
+Prints one result line per check, "name TAB pass|fail TAB detail", for
+guest/robust.sh to record.  A check that cannot reach its verdict (the
+process dies, a blocking call never returns) prints nothing for it, and the
+shell side records that as a failure.
+"""
+
+import errno
+import mmap
+import os
+import sys
+
+from pyverbs.addr import AHAttr
+from pyverbs.cq import CQ
+from pyverbs.device import Context
+from pyverbs.mr import MR
+from pyverbs.pd import PD
+from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
+from pyverbs.wr import SGE, RecvWR, SendWR
+import pyverbs.enums as e
+
+PG = mmap.PAGESIZE
+# mlx5 mmap page offsets: command in bits 15:8; mlx5x serves only its UAR
+# entries, at commands 9..255 (page offsets 0x900..0xffff).
+CMD_SHIFT = 8
+
+
+def result(name, ok, detail):
+    print('%s\t%s\t%s' % (name, 'pass' if ok else 'fail', detail), flush=True)
+
+
+def uverbs_mappings():
+    """(fd, [page offsets]) of this process's uverbs file and its mappings."""
+    fd = None
+    for f in os.listdir('/proc/self/fd'):
+        try:
+            if os.readlink('/proc/self/fd/' + f).startswith('/dev/infiniband/uverbs'):
+                fd = int(f)
+        except OSError:
+            pass
+    pgoffs = []
+    with open('/proc/self/maps') as maps:
+        for line in maps:
+            cols = line.split()
+            if len(cols) >= 6 and cols[5].startswith('/dev/infiniband/uverbs'):
+                pgoffs.append(int(cols[2], 16) // PG)
+    return fd, pgoffs
+
+
+def check_mmap(dev):
+    ctx = Context(name=dev)
+    pd = PD(ctx)
+    cq = CQ(ctx, 4)   # libmlx5 maps its UAR by the first CQ at the latest
+    fd, pgoffs = uverbs_mappings()
+    if fd is None or not pgoffs:
+        result('mmap/valid-uar', False,
+               'no uverbs fd (%s) or no UAR mapped by libmlx5 (%s)' % (fd, pgoffs))
+        return
+    uar = pgoffs[0]
+    free = 0xffff   # the last entry offset: in range, never allocated here
+    if free in pgoffs:
+        free = 0xfffe
+    PS, PW, PX = mmap.PROT_READ, mmap.PROT_WRITE, mmap.PROT_EXEC
+    SH, PR = mmap.MAP_SHARED, mmap.MAP_PRIVATE
+    # name, what, page offset, length, flags, prot, expected errno (0: maps)
+    cases = [
+        ('legacy-uar-page0-refused', 'legacy static UAR page (cmd 0)',
+         0, PG, SH, PW, errno.EINVAL),
+        ('legacy-clock-page-refused', 'legacy core clock page (cmd 5)',
+         5 << CMD_SHIFT, PG, SH, PS, errno.EINVAL),
+        ('offset-out-of-range-refused', 'entry command with an extended index',
+         (1 << 16) | (9 << CMD_SHIFT), PG, SH, PW, errno.EINVAL),
+        ('unallocated-entry-refused', 'entry offset no UAR was allocated at',
+         free, PG, SH, PW, errno.EINVAL),
+        ('uar-double-length-refused', "libmlx5's UAR, two pages long",
+         uar, 2 * PG, SH, PW, errno.EINVAL),
+        ('uar-map-private-refused', "libmlx5's UAR, MAP_PRIVATE",
+         uar, PG, PR, PW, errno.EINVAL),
+        ('uar-prot-exec-refused', "libmlx5's UAR, PROT_EXEC",
+         uar, PG, SH, PW | PX, errno.EPERM),
+        ('valid-uar', "libmlx5's UAR mapped again, one page, shared",
+         uar, PG, SH, PW, 0),
+    ]
+    for name, what, pgoff, length, flags, prot, want in cases:
+        try:
+            m = mmap.mmap(fd, length, flags=flags, prot=prot, offset=pgoff * PG)
+            m.close()
+            got = 0
+        except OSError as ex:
+            got = ex.errno
+        detail = '%s (page offset 0x%x, %d bytes): %s, expected %s' % (
+            what, pgoff, length,
+            'mapped' if got == 0 else errno.errorcode.get(got, str(got)),
+            'to map' if want == 0 else errno.errorcode[want])
+        result('mmap/' + name, got == want, detail)
+    cq.close()
+    pd.close()
+    ctx.close()
+
+
+def rc_qp(pd, scq, rcq):
+    cap = QPCap(max_send_wr=16, max_recv_wr=16, max_send_sge=1, max_recv_sge=1)
+    return QP(pd, QPInitAttr(qp_type=e.IBV_QPT_RC, scq=scq, rcq=rcq, cap=cap))
+
+
+def connect(ctx, me, peer):
+    attr = QPAttr(port_num=1)
+    attr.dest_qp_num = peer.qp_num
+    attr.ah_attr = AHAttr(dlid=ctx.query_port(1).lid, port_num=1)
+    attr.max_dest_rd_atomic = 1
+    attr.max_rd_atomic = 1
+    attr.min_rnr_timer = 12
+    attr.timeout = 14
+    attr.retry_cnt = 7
+    attr.rnr_retry = 7
+    me.to_rts(attr)
+
+
+def check_cq_overrun(dev):
+    """More signalled sends than the send CQ holds, never polled."""
+    ctx = Context(name=dev)
+    pd = PD(ctx)
+    small = CQ(ctx, 1)
+    big = CQ(ctx, 64)
+    a = rc_qp(pd, small, big)
+    b = rc_qp(pd, big, big)
+    connect(ctx, a, b)
+    connect(ctx, b, a)
+    mr = MR(pd, 4096, e.IBV_ACCESS_LOCAL_WRITE)
+    n = 16   # the QPs' depth; the small CQ holds far fewer
+    if small.cqe >= n // 2:
+        result('cq-overrun-event', False, 'a CQ asked for 1 CQE holds %d' % small.cqe)
+        return
+    for _ in range(n):
+        b.post_recv(RecvWR(num_sge=1, sg=[SGE(mr.buf, 64, mr.lkey)]))
+    for _ in range(n):
+        a.post_send(SendWR(num_sge=1, sg=[SGE(mr.buf, 64, mr.lkey)]))
+    # Blocks until an event arrives; robust.sh's timeout covers "never".
+    seen = []
+    while True:
+        ev = ctx.get_async_event()
+        seen.append(int(ev.event_type))
+        ev.ack()
+        if ev.event_type == e.IBV_EVENT_CQ_ERR or len(seen) >= 8:
+            break
+    ok = seen[-1] == e.IBV_EVENT_CQ_ERR
+    result('cq-overrun-event', ok,
+           '%d signalled sends on a CQ of %d CQE(s), never polled: async events %s, %s' % (
+               n, small.cqe, seen,
+               'IBV_EVENT_CQ_ERR delivered' if ok else 'expected IBV_EVENT_CQ_ERR (%d)' %
+               e.IBV_EVENT_CQ_ERR))
+    for o in (a, b, mr, small, big, pd, ctx):
+        o.close()
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ('mmap', 'cq-overrun'):
+        sys.exit('usage: robust.py mmap|cq-overrun DEV')
+    if sys.argv[1] == 'mmap':
+        check_mmap(sys.argv[2])
+    else:
+        check_cq_overrun(sys.argv[2])
+
+
+if __name__ == '__main__':
+    main()
