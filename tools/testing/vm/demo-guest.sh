@@ -69,24 +69,39 @@ banner "the RDMA device"
 show ibv_devices
 show ibv_devinfo -d "$dev" || exit 6
 
-banner "RDMA exchange: ibv_rc_pingpong, server and client over the emulated HCA"
-ibv_rc_pingpong -d "$dev" -n 100 -s 4096 > /tmp/server.log 2>&1 &
-spid=$!
-end=$((SECONDS + 60))
-while [ $SECONDS -lt $end ] && [ -z "$(ss -Hltn 'sport = :18515')" ]; do
-	kill -0 $spid 2>/dev/null || break
-	sleep 0.2
-done
-echo "\$ ibv_rc_pingpong -d $dev -n 100 -s 4096 &      # server"
-echo "\$ ibv_rc_pingpong -d $dev -n 100 -s 4096 127.0.0.1  # client"
-timeout -k 5 120 ibv_rc_pingpong -d "$dev" -n 100 -s 4096 127.0.0.1 > /tmp/client.log 2>&1
-crc=$?
-timeout 30 tail --pid=$spid -f /dev/null
-wait $spid
-src=$?
-sed 's/^/  server: /' /tmp/server.log
-sed 's/^/  client: /' /tmp/client.log
+# pingpong PORT ARGS...: ibv_rc_pingpong server and client, both in this
+# guest, each with its own QP on the device; shows both ends' output.
+pingpong() {
+	local port=$1 spid src crc end
+	shift
+	ibv_rc_pingpong -d "$dev" -p "$port" "$@" > /tmp/server.log 2>&1 &
+	spid=$!
+	end=$((SECONDS + 60))
+	while [ $SECONDS -lt $end ] && [ -z "$(ss -Hltn "sport = :$port")" ]; do
+		kill -0 $spid 2>/dev/null || break
+		sleep 0.2
+	done
+	echo "\$ ibv_rc_pingpong -d $dev -p $port $* &            # server"
+	echo "\$ ibv_rc_pingpong -d $dev -p $port $* 127.0.0.1    # client"
+	timeout -k 5 120 ibv_rc_pingpong -d "$dev" -p "$port" "$@" 127.0.0.1 > /tmp/client.log 2>&1
+	crc=$?
+	timeout 30 tail --pid=$spid -f /dev/null
+	wait $spid
+	src=$?
+	sed 's/^/  server: /' /tmp/server.log
+	sed 's/^/  client: /' /tmp/client.log
+	[ $crc -eq 0 ] || echo "(client exit $crc)"
+	[ $src -eq 0 ] || echo "(server exit $src)"
+	[ $crc -eq 0 ] && [ $src -eq 0 ]
+}
+
+banner "RDMA exchange: ibv_rc_pingpong, two RC QPs on $dev (poll mode)"
+pingpong 18515 -n 100 -s 4096
+ok1=$?
+banner "RDMA exchange in event mode (-e: completion channel, CQ events)"
+pingpong 18516 -n 100 -s 4096 -e
+ok2=$?
 
 banner "unload"
-show rmmod mlx5x
-[ $crc -eq 0 ] && [ $src -eq 0 ]
+show rmmod mlx5x || exit 7
+[ $ok1 -eq 0 ] && [ $ok2 -eq 0 ]

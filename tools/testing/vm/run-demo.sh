@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make run`: build the rig, the emulated ConnectX and mlx5x.ko, boot the
-# test VM with the emulated HCA attached, load mlx5x, show ibv_devinfo and a
-# real RDMA exchange (ibv_rc_pingpong).  What is not built yet is said
-# plainly, and the VM still boots to show the driver-less state.
+# test VM with the emulated HCA attached, load mlx5x, show ibv_devinfo and
+# real RDMA exchanges (ibv_rc_pingpong between two RC QPs on mlx5x_0, in
+# poll and in event mode), unload.  What is not built yet is said plainly,
+# and the VM still boots to show the driver-less state.
 #
 # Transcript: build/demo/transcript.txt (the guest's output); the whole
 # console in build/demo/console.log.  Exit 0 only when the demo ran.
@@ -73,12 +74,23 @@ echo "================ transcript (build/demo/transcript.txt) ================"
 cat "$JOB/transcript.txt" 2>/dev/null || tail -n 20 "$JOB/console.log"
 echo "========================================================================"
 if [ -s "$JOB/emu-report.txt" ]; then
-	echo "emulator report: $(tr '\n' ' ' < "$JOB/emu-report.txt")"
+	# The figures that say the exchange was real and nothing leaked.
+	echo "emulated ConnectX after the run (full report: build/demo/emu-report.txt):"
+	for k in live_objects pages_held cmds cmds_failed created_qp eng_pkts eng_cqes eng_cq_events; do
+		printf '  %-14s %s\n' "$k" "$(report_value "$JOB/emu-report.txt" "$k")"
+	done
 fi
 for m in "${missing[@]}"; do
 	echo "MISSING: $m"
 done
-if [ $rc -eq 0 ] && [ ${#missing[@]} -eq 0 ]; then
+leak=0
+if [ -s "$JOB/emu-report.txt" ] &&
+	{ [ "$(report_value "$JOB/emu-report.txt" live_objects)" != 0 ] ||
+		[ "$(report_value "$JOB/emu-report.txt" pages_held)" != 0 ]; }; then
+	echo "the emulated ConnectX still holds objects or pages after rmmod"
+	leak=1
+fi
+if [ $rc -eq 0 ] && [ ${#missing[@]} -eq 0 ] && [ $leak -eq 0 ]; then
 	echo "make run: demo complete."
 	exit 0
 fi
