@@ -43,6 +43,8 @@ static const struct cap_val defaults[] = {
 	V(MLX5X_CAP_GID_TABLE_SIZE, 0),		/* 8 GIDs */
 	V(MLX5X_CAP_PKEY_TABLE_SIZE, 0),	/* 128 P_Keys */
 	V(MLX5X_CAP_CQE_VERSION, 1),
+	V(MLX5X_CAP_ATOMIC, 1),			/* 8-byte CS/FA (engine) */
+	V(MLX5X_CAP_CQ_RESIZE, 1),		/* MODIFY_CQ resize (engine) */
 	/* PMA counters by command, not by MAD_IFC (no SMA in firmware) */
 	V(MLX5X_CAP_VPORT_COUNTERS, 1),
 	/* user MRs by CREATE_MKEY with MTTs; no UMR, empty MR cache */

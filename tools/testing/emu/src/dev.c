@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "cmd.h"
+#include "engine.h"
 #include "log.h"
 
 int emu_create(struct emu *e, const struct emu_opts *opt)
@@ -29,6 +30,9 @@ int emu_create(struct emu *e, const struct emu_opts *opt)
 	if (!e->cmd_count || !e->cmd_fail)
 		return -ENOMEM;
 	caps_init(e);
+	ret = eng_init(e);
+	if (ret)
+		return ret;
 	objs_init(e);
 	port_init(e);
 	pages_reset(e);
@@ -40,6 +44,7 @@ void emu_destroy(struct emu *e)
 {
 	emu_stop_thread(e);
 	objs_free(e);
+	eng_fini(e);
 	free(e->hca.pages);
 	free(e->cmd_count);
 	free(e->cmd_fail);
@@ -110,11 +115,12 @@ int emu_start_thread(struct emu *e)
 
 	if (!ret)
 		e->thread_running = true;
-	return -ret;
+	return ret ? -ret : eng_start(e);
 }
 
 void emu_stop_thread(struct emu *e)
 {
+	eng_stop(e);
 	if (!e->thread_running)
 		return;
 	pthread_mutex_lock(&e->lock);
@@ -279,6 +285,7 @@ void emu_report(struct emu *e, FILE *fp)
 	fprintf(fp, "cmd_dma_errors=%" PRIu64 "\ncmd_spurious=%" PRIu64 "\n",
 		e->cmdq.dma_errors, e->cmdq.spurious);
 	report_cmds(e, fp);
+	eng_report(e, fp);
 	fprintf(fp, "eq_overruns=%" PRIu64 "\ncq_arms=%" PRIu64 "\n",
 		e->stats.eq_overruns, e->stats.cq_arms);
 	fprintf(fp, "uar_writes=%" PRIu64 "\nuar_bad=%" PRIu64 "\n",

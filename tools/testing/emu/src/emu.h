@@ -35,6 +35,7 @@
 
 #include <mlx5x/prm.h>
 
+#include "eng_types.h"
 #include "gm.h"
 #include "irq.h"
 #include "pcicfg.h"
@@ -169,6 +170,7 @@ struct emu_cq {
 	uint64_t arms;
 	uint32_t refs;		/* QPs, SRQs */
 	uint8_t cqc[MLX5X_CQC_LEN];
+	struct eng_cq eng;	/* transport engine (eng_types.h) */
 };
 
 struct emu_srq {
@@ -182,6 +184,7 @@ struct emu_srq {
 	uint64_t dbr;
 	uint32_t refs;		/* QPs */
 	uint8_t srqc[MLX5X_SRQC_LEN];
+	struct eng_srq eng;	/* transport engine (eng_types.h) */
 };
 
 struct emu_qp {
@@ -198,6 +201,7 @@ struct emu_qp {
 	uint64_t dbr;
 	uint64_t transitions;
 	uint8_t qpc[MLX5X_QPC_LEN];	/* accumulated context */
+	struct eng_qp eng;	/* transport engine (eng_types.h) */
 };
 
 struct emu_port {
@@ -274,6 +278,7 @@ struct emu {
 	struct emu_port port;
 	struct objtab obj[OBJ_NTYPES];
 	struct emu_stats stats;
+	struct eng eng;		/* transport engine; own kick_lock */
 	uint64_t *cmd_count, *cmd_fail;	/* per dispatch-table entry */
 	uint64_t unknown_ops;
 };

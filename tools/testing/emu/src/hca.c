@@ -4,6 +4,7 @@
  * TEARDOWN, adapter query, driver version, special contexts, NOP.
  */
 #include "cmd.h"
+#include "engine.h"
 #include "log.h"
 
 #define EMU_FILE_ID FILE_HCA
@@ -80,6 +81,11 @@ int h_query_hca_cap(struct cmd_ctx *c)
 	if (PGET(c->in, MLX5X_QUERY_HCA_CAP_IN_OTHER_FUNCTION) ||
 	    PGET(c->in, MLX5X_QUERY_HCA_CAP_IN_FUNCTION_ID))
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	/* the atomic capabilities are the transport engine's (issue 4) */
+	if (type == MLX5X_CAP_TYPE_ATOMIC && CAP(c->e, MLX5X_CAP_ATOMIC)) {
+		eng_atomic_caps(c->out + MLX5X_QUERY_HCA_CAP_OUT_CAP_OFF);
+		return 0;
+	}
 	/* only the general capabilities exist on this device */
 	if (type != MLX5X_CAP_TYPE_GENERAL)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cmd.h"
+#include "engine.h"
 #include "log.h"
 
 #define EMU_FILE_ID FILE_RES
@@ -124,6 +125,7 @@ static void obj_release(enum obj_type type, void *obj)
 		break;
 	case OBJ_QP:
 		pas_free(&((struct emu_qp *)obj)->pas);
+		qp_free_rt(obj);
 		break;
 	default:
 		break;
@@ -141,6 +143,7 @@ void objs_drop_all(struct emu *e)
 	unsigned int t;
 	uint32_t id;
 
+	eng_reset(e);
 	for (t = 0; t < OBJ_NTYPES; t++) {
 		struct objtab *tab = &e->obj[t];
 

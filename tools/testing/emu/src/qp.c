@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "cmd.h"
+#include "engine.h"
 #include "log.h"
 
 #define EMU_FILE_ID FILE_QP
@@ -169,6 +170,7 @@ int h_modify_qp(struct cmd_ctx *c)
 	struct emu_qp *qp = get_qp(c);
 	uint32_t opt, groups;
 	unsigned int i, t;
+	uint8_t from;
 
 	if (c->op_mod)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
@@ -187,14 +189,19 @@ int h_modify_qp(struct cmd_ctx *c)
 		for (i = 0; i < ARRAY_SIZE(optional); i++)
 			if (opt & optional[i].optpar)
 				groups |= optional[i].group &
-					  transitions[t].allowed;
+					  /* F_ACCESS allows each of its bits */
+					  (transitions[t].allowed & F_ACCESS ?
+					   transitions[t].allowed | F_RRE |
+					   F_RWE | F_RAE : transitions[t].allowed);
 		take_fields(qp, qpc, groups);
 	}
 	cmd_detail(c, "qpn=0x%x %s->%s", qp->qpn, state_name(qp->state),
 		   state_name(transitions[t].to));
+	from = qp->state;
 	qp->state = transitions[t].to;
 	PSET(qp->qpc, MLX5X_QPC_STATE, qp->state);
 	qp->transitions++;
+	eng_qp_modified(c->e, qp, from);
 	return 0;
 }
 
@@ -246,7 +253,14 @@ static int qp_refs(struct cmd_ctx *c, const uint8_t *qpc, struct emu_qp *qp)
 	qp->scq = scqn ? objtab_get(&e->obj[OBJ_CQ], scqn) : NULL;
 	qp->rcq = rcqn ? objtab_get(&e->obj[OBJ_CQ], rcqn) : NULL;
 	qp->xrcd = xrcdn ? objtab_get(&e->obj[OBJ_XRCD], xrcdn) : NULL;
-	if (!qp->pd || !qp->uar || (scqn && !qp->scq) || (rcqn && !qp->rcq) ||
+	/*
+	 * The UMR QP has no PD (mlx5_ib leaves qpc.pd 0); an XRC target QP
+	 * has no send queue and no UAR (qpc.uar_page 0).
+	 */
+	if ((!qp->pd && PGET(qpc, MLX5X_QPC_ST) != MLX5X_QP_ST_REG_UMR) ||
+	    (!qp->uar && (PGET(qpc, MLX5X_QPC_UAR_PAGE) ||
+			  !PGET(qpc, MLX5X_QPC_NO_SQ))) ||
+	    (scqn && !qp->scq) || (rcqn && !qp->rcq) ||
 	    (xrcdn && !qp->xrcd))
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
 	if (rq_type == MLX5X_QP_RQ_SRQ) {
@@ -279,8 +293,10 @@ static int qp_sizes(struct cmd_ctx *c, const uint8_t *qpc, struct emu_qp *qp)
 
 static void qp_get_refs(struct emu_qp *qp, int d)
 {
-	qp->pd->refs += d;
-	qp->uar->refs += d;
+	if (qp->pd)
+		qp->pd->refs += d;
+	if (qp->uar)
+		qp->uar->refs += d;
 	if (qp->scq)
 		qp->scq->refs += d;
 	if (qp->rcq)
@@ -340,7 +356,8 @@ int h_create_qp(struct cmd_ctx *c)
 	qp_get_refs(qp, 1);
 	PSET(c->out, MLX5X_CREATE_QP_OUT_QPN, qp->qpn);
 	cmd_detail(c, "qpn=0x%x st=0x%x pd=%u scq=%u rcq=%u rq=%llu sq=%llu",
-		   qp->qpn, qp->st, qp->pd->pdn, qp->scq ? qp->scq->cqn : 0,
+		   qp->qpn, qp->st, qp->pd ? qp->pd->pdn : 0,
+		   qp->scq ? qp->scq->cqn : 0,
 		   qp->rcq ? qp->rcq->cqn : 0, (unsigned long long)qp->rq_len,
 		   (unsigned long long)qp->sq_len);
 	return 0;
@@ -361,6 +378,7 @@ int h_destroy_qp(struct cmd_ctx *c)
 	objtab_del(&c->e->obj[OBJ_QP], qp->qpn);
 	qp_get_refs(qp, -1);
 	cmd_detail(c, "qpn=0x%x state=%s", qp->qpn, state_name(qp->state));
+	eng_qp_release(c->e, qp);
 	pas_free(&qp->pas);
 	free(qp);
 	return 0;

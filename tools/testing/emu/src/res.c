@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cmd.h"
+#include "engine.h"
 #include "log.h"
 
 #define EMU_FILE_ID FILE_RES
@@ -197,6 +198,10 @@ int h_modify_cq(struct cmd_ctx *c)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 	if (!get_cq(c))
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
+	/* resize is the transport engine's (issue 4) */
+	if (c->op_mod == MLX5X_MODIFY_CQ_OPMOD_RESIZE &&
+	    CAP(c->e, MLX5X_CAP_CQ_RESIZE))
+		return eng_modify_cq_resize(c, get_cq(c));
 	return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 }
 
@@ -310,10 +315,13 @@ int h_query_srq(struct cmd_ctx *c)
 /* the SRQ limit event is not generated yet: accept and remember nothing */
 int h_arm_rq(struct cmd_ctx *c)
 {
+	struct emu_srq *srq = get_srq(c);
+
 	if (c->op_mod != MLX5X_ARM_RQ_OPMOD_SRQ)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
-	if (!get_srq(c))
+	if (!srq)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
+	eng_arm_rq(c->e, srq, c->in);
 	return 0;
 }
 
@@ -330,12 +338,9 @@ static void cq_arm(struct emu *e, const uint8_t *data)
 		emu_warn("CQ arm doorbell for unknown CQ %u", cqn);
 		return;
 	}
-	cq->armed = true;
-	cq->arm_sn = (uint8_t)((word & MLX5X_CQ_DB_SN_MASK) >> 28);
-	cq->arm_cmd = (uint8_t)((word & MLX5X_CQ_DB_CMD_MASK) >> 24);
-	cq->arm_ci = word & MLX5X_CQ_DB_CI_MASK;
 	cq->arms++;
 	e->stats.cq_arms++;
+	eng_cq_arm(e, cq, word);
 }
 
 void uar_write(struct emu *e, uint32_t index, uint32_t off,
@@ -356,6 +361,7 @@ void uar_write(struct emu *e, uint32_t index, uint32_t off,
 	} else if (off >= MLX5X_UAR_BF_OFF) {
 		/* send doorbells: executed by the RC engine (issue 4) */
 		e->stats.sq_doorbells++;
+		eng_uar_send(e, index, off, data, len);
 	} else {
 		e->stats.uar_bad++;
 		emu_warn("UAR %u: write of %u bytes at +0x%x ignored", index,
