@@ -166,6 +166,8 @@ static inline uint32_t sq_wqebbs(const struct emu_qp *qp)
 
 /* the WQE starting at WQEBB counter idx; 0 or a CQE syndrome */
 int sq_fetch(struct emu *e, struct emu_qp *qp, uint16_t idx, struct swqe *w);
+void sq_peek(struct emu *e, struct emu_qp *qp, uint16_t idx, uint8_t *opcode,
+	     uint8_t *nbb);
 /* SQ producer counter from the doorbell record */
 int sq_producer(struct emu *e, struct emu_qp *qp, uint16_t *pi);
 /* RQ: WQEs posted and not taken; read the one at counter idx */

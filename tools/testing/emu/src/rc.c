@@ -266,7 +266,6 @@ static void post_flush(struct emu *e, struct emu_cq *cq, struct emu_qp *qp,
 void qp_flush(struct emu *e, struct emu_qp *qp)
 {
 	struct eng_qp *r = &qp->eng;
-	struct swqe *w = e->eng.scratch;
 	uint16_t pi;
 	uint32_t n;
 
@@ -277,11 +276,15 @@ void qp_flush(struct emu *e, struct emu_qp *qp)
 		ring_pop(qp);
 	}
 	r->tx = 0;
-	while (qp->sq_len && !sq_producer(e, qp, &pi) && r->sq_head != pi) {
-		sq_fetch(e, qp, r->sq_head, w);
-		post_flush(e, qp->scq, qp, MLX5X_CQE_REQ_ERR, w->opcode,
-			   r->sq_head);
-		r->sq_head += w->nbb ? w->nbb : 1;
+	while (qp->sq_len && !sq_producer(e, qp, &pi)) {
+		uint16_t left = (uint16_t)(pi - r->sq_head);
+		uint8_t op, nbb;
+
+		if (!left || left > sq_wqebbs(qp))
+			break;
+		sq_peek(e, qp, r->sq_head, &op, &nbb);
+		post_flush(e, qp->scq, qp, MLX5X_CQE_REQ_ERR, op, r->sq_head);
+		r->sq_head += MIN((uint16_t)nbb, left);
 	}
 	if (r->cur_has_wqe) {
 		post_flush(e, msg_cq(e, qp), qp, MLX5X_CQE_RESP_ERR, 0,
@@ -513,6 +516,12 @@ static bool req_fetch(struct emu *e, struct emu_qp *qp)
 		return false;
 	s->idx = r->sq_head;
 	s->nbb = w->nbb ? w->nbb : 1;
+	/* a WQE longer than what was posted: malformed */
+	if (s->nbb > (uint16_t)(pi - r->sq_head)) {
+		s->nbb = (uint8_t)(uint16_t)(pi - r->sq_head);
+		if (!synd)
+			synd = MLX5X_CQE_SYND_LOCAL_QP_OP_ERR;
+	}
 	s->opcode = w->opcode;
 	s->len = w->len;
 	if (w->ce >= MLX5X_WQE_CE_ALWAYS)

@@ -205,6 +205,24 @@ static uint32_t max_send_wqe(struct emu *e)
 					 MLX5X_WQE_DS_LEN);
 }
 
+/* opcode and WQEBBs of the WQE at idx, quietly (flush of garbage) */
+void sq_peek(struct emu *e, struct emu_qp *qp, uint16_t idx, uint8_t *opcode,
+	     uint8_t *nbb)
+{
+	uint8_t raw[MLX5X_WQE_DS_LEN];
+	uint32_t ds;
+
+	*opcode = 0;
+	*nbb = 1;
+	if (!qp->sq_len || sq_read(e, qp, idx, 0, raw, sizeof(raw)))
+		return;
+	*opcode = (uint8_t)PGET(raw, MLX5X_WQE_CTRL_OPCODE);
+	ds = PGET(raw, MLX5X_WQE_CTRL_DS);
+	if (ds)
+		*nbb = (uint8_t)DIV_ROUND_UP(ds * MLX5X_WQE_DS_LEN,
+					     MLX5X_SEND_WQEBB_LEN);
+}
+
 int sq_fetch(struct emu *e, struct emu_qp *qp, uint16_t idx, struct swqe *w)
 {
 	uint8_t raw[(SWQE_MAX_SGE + 4) * MLX5X_WQE_DS_LEN];
@@ -270,7 +288,9 @@ int rq_avail(struct emu *e, struct emu_qp *qp, uint32_t *n)
 
 	if (!qp->rq_len || dbr_read16(e, qp->dbr + MLX5X_QP_DBR_RCV_OFF, &pi))
 		return -EFAULT;
-	*n = (uint16_t)(pi - qp->eng.rq_ci);
+	/* a counter further ahead than the queue holds posts no more */
+	*n = MIN((uint32_t)(uint16_t)(pi - qp->eng.rq_ci),
+		 (uint32_t)(qp->rq_len >> rq_log_stride(qp)));
 	return 0;
 }
 
@@ -320,7 +340,8 @@ int srq_avail(struct emu *e, struct emu_srq *srq, uint32_t *n)
 
 	if (dbr_read16(e, srq->dbr + MLX5X_SRQ_DBR_COUNTER_OFF, &pi))
 		return -EFAULT;
-	*n = (uint16_t)(pi - srq->eng.count);
+	*n = MIN((uint32_t)(uint16_t)(pi - srq->eng.count),
+		 1u << srq->log_size);
 	return 0;
 }
 
