@@ -107,9 +107,16 @@ struct objtab {
 	uint64_t created, destroyed, dropped;
 };
 
+/*
+ * Firmware does not track who rings a UAR page: DEALLOC_UAR succeeds
+ * while EQs, CQs or QPs still name it (mlx5_ib's UAR object can go
+ * before them).  The number is freed at once; the structure lives on,
+ * marked dead, until uar_put() drops the last user.
+ */
 struct emu_uar {
 	uint32_t index;
 	uint32_t refs;		/* EQs, CQs, QPs using it */
+	bool dead;		/* deallocated while still used */
 };
 
 struct emu_pd {
@@ -310,6 +317,9 @@ void cmdq_run(struct emu *e);
 /* uar doorbells (emu.lock held) */
 void uar_write(struct emu *e, uint32_t index, uint32_t off,
 	       const uint8_t *data, uint32_t len);
+
+/* res.c: drop one user of a UAR (frees a dead one with its last user) */
+void uar_put(struct emu_uar *uar);
 
 /* objects (obj.c) */
 void objtab_init(struct objtab *t, const char *name, uint32_t base,

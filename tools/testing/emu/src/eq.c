@@ -180,7 +180,7 @@ int h_destroy_eq(struct cmd_ctx *c)
 	if (eq->refs)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES_STATE);
 	objtab_del(&e->obj[OBJ_EQ], eqn);
-	eq->uar->refs--;
+	uar_put(eq->uar);
 	cmd_detail(c, "eqn=%u eqes=%llu irqs=%llu", eqn,
 		   (unsigned long long)eq->eqes, (unsigned long long)eq->irqs);
 	eq_free(eq);

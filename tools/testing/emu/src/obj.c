@@ -115,15 +115,19 @@ static void obj_release(enum obj_type type, void *obj)
 		free(((struct emu_mkey *)obj)->mtt);
 		break;
 	case OBJ_EQ:
+		uar_put(((struct emu_eq *)obj)->uar);
 		pas_free(&((struct emu_eq *)obj)->pas);
 		break;
 	case OBJ_CQ:
+		uar_put(((struct emu_cq *)obj)->uar);
 		pas_free(&((struct emu_cq *)obj)->pas);
 		break;
 	case OBJ_SRQ:
 		pas_free(&((struct emu_srq *)obj)->pas);
 		break;
 	case OBJ_QP:
+		if (((struct emu_qp *)obj)->uar)
+			uar_put(((struct emu_qp *)obj)->uar);
 		pas_free(&((struct emu_qp *)obj)->pas);
 		qp_free_rt(obj);
 		break;
@@ -144,7 +148,8 @@ void objs_drop_all(struct emu *e)
 	uint32_t id;
 
 	eng_reset(e);
-	for (t = 0; t < OBJ_NTYPES; t++) {
+	/* users before what they use: EQs, CQs and QPs put their UAR */
+	for (t = OBJ_NTYPES; t-- > 0;) {
 		struct objtab *tab = &e->obj[t];
 
 		if (tab->live)

@@ -295,8 +295,10 @@ static void qp_get_refs(struct emu_qp *qp, int d)
 {
 	if (qp->pd)
 		qp->pd->refs += d;
-	if (qp->uar)
-		qp->uar->refs += d;
+	if (qp->uar && d > 0)
+		qp->uar->refs++;
+	else if (qp->uar)
+		uar_put(qp->uar);
 	if (qp->scq)
 		qp->scq->refs += d;
 	if (qp->rcq)

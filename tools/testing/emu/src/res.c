@@ -66,7 +66,23 @@ int h_alloc_uar(struct cmd_ctx *c)
 
 int h_dealloc_uar(struct cmd_ctx *c)
 {
-	return dealloc_num(c, OBJ_UAR, PGET(c->in, MLX5X_DEALLOC_UAR_IN_UAR));
+	uint32_t id = PGET(c->in, MLX5X_DEALLOC_UAR_IN_UAR);
+	struct emu_uar *uar;
+
+	uar = objtab_get(&c->e->obj[OBJ_UAR], id);
+	if (c->op_mod || !uar || !uar->refs)
+		return dealloc_num(c, OBJ_UAR, id);
+	/* still used: see struct emu_uar */
+	objtab_del(&c->e->obj[OBJ_UAR], id);
+	uar->dead = true;
+	cmd_detail(c, "uar=%u (%u users keep it until they go)", id, uar->refs);
+	return 0;
+}
+
+void uar_put(struct emu_uar *uar)
+{
+	if (!--uar->refs && uar->dead)
+		free(uar);
 }
 
 int h_alloc_pd(struct cmd_ctx *c)
@@ -169,7 +185,7 @@ int h_destroy_cq(struct cmd_ctx *c)
 	if (cq->refs)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES_STATE);
 	objtab_del(&c->e->obj[OBJ_CQ], cq->cqn);
-	cq->uar->refs--;
+	uar_put(cq->uar);
 	cq->eq->refs--;
 	cmd_detail(c, "cqn=%u arms=%llu", cq->cqn, (unsigned long long)cq->arms);
 	pas_free(&cq->pas);

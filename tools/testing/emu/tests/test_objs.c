@@ -210,6 +210,38 @@ static void test_cq(void)
 	th_teardown(&t);
 }
 
+/* DEALLOC_UAR while a CQ still names the page, as mlx5_ib may do. */
+static void test_uar_dealloc_in_use(void)
+{
+	uint32_t inlen, eqn, uar, cqn, live;
+	uint8_t out[16], *in;
+	struct th t;
+
+	th_setup(&t);
+	th_init_hca(&t);
+	eqn = th_create_eq(&t, 4, 0, 1, NULL);
+	uar = th_alloc_num(&t, MLX5X_CMD_OP_ALLOC_UAR);
+	live = t.e.obj[OBJ_UAR].live;
+	in = cq_in(&t, 6, eqn, 1, &inlen);
+	PSET(in + MLX5X_CREATE_CQ_IN_CQC_OFF, MLX5X_CQC_UAR_PAGE, uar);
+	is_u(run(&t, in, inlen, out, 16), 0, "CREATE_CQ on a second UAR");
+	cqn = PGET(out, MLX5X_CREATE_CQ_OUT_CQN);
+	is_u(destroy(&t, MLX5X_CMD_OP_DEALLOC_UAR, uar), 0,
+	     "DEALLOC_UAR while a CQ uses it succeeds, as in firmware");
+	is_u(t.e.obj[OBJ_UAR].live, live - 1, "... and its number is free");
+	is_u(destroy(&t, MLX5X_CMD_OP_DEALLOC_UAR, uar), MLX5X_CMD_STAT_BAD_RES,
+	     "DEALLOC_UAR of it again -> BAD_RES");
+	is_u(destroy(&t, MLX5X_CMD_OP_DESTROY_CQ, cqn), 0,
+	     "DESTROY_CQ after its UAR went (the last user frees it)");
+	free(in);
+	in = cq_in(&t, 6, eqn, 1, &inlen);
+	PSET(in + MLX5X_CREATE_CQ_IN_CQC_OFF, MLX5X_CQC_UAR_PAGE,
+	     th_alloc_num(&t, MLX5X_CMD_OP_ALLOC_UAR));
+	is_u(run(&t, in, inlen, out, 16), 0, "a CQ left for teardown");
+	th_teardown(&t);	/* drops the CQ before its UAR (ASan: no UAF) */
+	free(in);
+}
+
 struct qp_env {
 	struct th t;
 	uint32_t eqn, cqn, srqn, xrcd;
@@ -443,6 +475,7 @@ int main(void)
 	test_numbers();
 	test_mkey();
 	test_cq();
+	test_uar_dealloc_in_use();
 	test_qp_create();
 	test_qp_states();
 	test_srq();
