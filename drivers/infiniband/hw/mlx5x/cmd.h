@@ -190,6 +190,13 @@ void mlx5x_cmd_layout_fill(struct mlx5x_cmd_layout *lay,
 bool mlx5x_cmd_local_ok(u16 opcode, u16 op_mod);
 u8 mlx5x_cmd_next_token(u8 token);
 
+/* Fill the common input header every command box starts with. */
+static inline void mlx5x_cmd_in_hdr(void *in, u16 opcode, u16 op_mod)
+{
+	MLX5X_SET(in, MLX5X_CMD_IN_OPCODE, opcode);
+	MLX5X_SET(in, MLX5X_CMD_IN_OP_MOD, op_mod);
+}
+
 static inline u16 mlx5x_cmd_in_opcode(const void *in)
 {
 	return MLX5X_GET(in, MLX5X_CMD_IN_OPCODE);

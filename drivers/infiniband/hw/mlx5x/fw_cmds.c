@@ -12,20 +12,13 @@
 #include "cmd.h"
 #include "fw_cmds.h"
 
-/* Fill the common input header. */
-static void fw_hdr(void *in, u16 opcode, u16 op_mod)
-{
-	MLX5X_SET(in, MLX5X_CMD_IN_OPCODE, opcode);
-	MLX5X_SET(in, MLX5X_CMD_IN_OP_MOD, op_mod);
-}
-
 /* A command whose input and output are just the 16-byte header + id. */
 static int fw_simple(struct mlx5x_cmd *cmd, u16 opcode, u16 op_mod)
 {
 	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 
-	fw_hdr(in, opcode, op_mod);
+	mlx5x_cmd_in_hdr(in, opcode, op_mod);
 	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
 }
 
@@ -53,7 +46,7 @@ int mlx5x_fw_query_issi(struct mlx5x_cmd *cmd, u32 *supported)
 	out = kzalloc(MLX5X_QUERY_ISSI_OUT_LEN, GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
-	fw_hdr(in, MLX5X_CMD_OP_QUERY_ISSI, 0);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_QUERY_ISSI, 0);
 	err = mlx5x_cmd_exec_flags(cmd, in, sizeof(in), out,
 				   MLX5X_QUERY_ISSI_OUT_LEN, MLX5X_CMD_F_QUIET);
 	if (!err)
@@ -69,7 +62,7 @@ int mlx5x_fw_set_issi(struct mlx5x_cmd *cmd, u16 issi)
 	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 
-	fw_hdr(in, MLX5X_CMD_OP_SET_ISSI, 0);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_SET_ISSI, 0);
 	MLX5X_SET(in, MLX5X_SET_ISSI_IN_CURRENT_ISSI, issi);
 	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
 }
@@ -81,7 +74,7 @@ int mlx5x_fw_query_pages(struct mlx5x_cmd *cmd, u16 op_mod, u16 *func_id,
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	int err;
 
-	fw_hdr(in, MLX5X_CMD_OP_QUERY_PAGES, op_mod);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_QUERY_PAGES, op_mod);
 	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
 	if (err)
 		return err;
@@ -105,7 +98,7 @@ int mlx5x_fw_give_pages(struct mlx5x_cmd *cmd, u16 func_id,
 	in = kzalloc(inlen, GFP_KERNEL);
 	if (!in)
 		return -ENOMEM;
-	fw_hdr(in, MLX5X_CMD_OP_MANAGE_PAGES, MLX5X_PAGES_GIVE);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_MANAGE_PAGES, MLX5X_PAGES_GIVE);
 	MLX5X_SET(in, MLX5X_PAGES_IN_FUNCTION_ID, func_id);
 	MLX5X_SET(in, MLX5X_PAGES_IN_INPUT_NUM_ENTRIES, n);
 	in_pas = in + MLX5X_PAGES_IN_PAS_OFF;
@@ -122,7 +115,7 @@ int mlx5x_fw_cant_give_pages(struct mlx5x_cmd *cmd, u16 func_id)
 	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 
-	fw_hdr(in, MLX5X_CMD_OP_MANAGE_PAGES, MLX5X_PAGES_CANT_GIVE);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_MANAGE_PAGES, MLX5X_PAGES_CANT_GIVE);
 	MLX5X_SET(in, MLX5X_PAGES_IN_FUNCTION_ID, func_id);
 	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
 }
@@ -147,7 +140,7 @@ int mlx5x_fw_take_pages(struct mlx5x_cmd *cmd, u16 func_id, u32 n,
 	out = kzalloc(outlen, GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
-	fw_hdr(in, MLX5X_CMD_OP_MANAGE_PAGES, MLX5X_PAGES_TAKE);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_MANAGE_PAGES, MLX5X_PAGES_TAKE);
 	MLX5X_SET(in, MLX5X_PAGES_IN_FUNCTION_ID, func_id);
 	MLX5X_SET(in, MLX5X_PAGES_IN_INPUT_NUM_ENTRIES, n);
 	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, outlen);
@@ -175,7 +168,7 @@ int mlx5x_fw_set_host_endianness(struct mlx5x_cmd *cmd)
 	__be32 in[(MLX5X_ACCESS_REG_DATA_OFF + MLX5X_REG_HOST_ENDIANNESS_LEN) / 4] = {};
 	void *data = (u8 *)in + MLX5X_ACCESS_REG_DATA_OFF;
 
-	fw_hdr(in, MLX5X_CMD_OP_ACCESS_REG, MLX5X_ACCESS_REG_WRITE);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_ACCESS_REG, MLX5X_ACCESS_REG_WRITE);
 	MLX5X_SET(in, MLX5X_ACCESS_REG_IN_REGISTER_ID, MLX5X_REG_HOST_ENDIANNESS);
 	MLX5X_SET(data, MLX5X_HOST_ENDIANNESS_HE,
 		  IS_ENABLED(CONFIG_CPU_BIG_ENDIAN));
@@ -194,7 +187,7 @@ int mlx5x_fw_query_hca_cap(struct mlx5x_cmd *cmd, u8 type, u8 mode,
 	out = kzalloc(outlen, GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
-	fw_hdr(in, MLX5X_CMD_OP_QUERY_HCA_CAP, (type << 1) | (mode & 1));
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_QUERY_HCA_CAP, (type << 1) | (mode & 1));
 	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, outlen);
 	if (!err)
 		memcpy(cap, out + MLX5X_QUERY_HCA_CAP_OUT_CAP_OFF, MLX5X_HCA_CAP_LEN);
@@ -212,7 +205,7 @@ int mlx5x_fw_set_hca_cap(struct mlx5x_cmd *cmd, u8 type, const void *cap)
 	in = kzalloc(inlen, GFP_KERNEL);
 	if (!in)
 		return -ENOMEM;
-	fw_hdr(in, MLX5X_CMD_OP_SET_HCA_CAP, type << 1);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_SET_HCA_CAP, type << 1);
 	memcpy(in + MLX5X_SET_HCA_CAP_IN_CAP_OFF, cap, MLX5X_HCA_CAP_LEN);
 	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
 	kfree(in);
@@ -224,7 +217,7 @@ int mlx5x_fw_init_hca(struct mlx5x_cmd *cmd)
 	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	__be32 in[MLX5X_INIT_HCA_IN_LEN / 4] = {};
 
-	fw_hdr(in, MLX5X_CMD_OP_INIT_HCA, 0);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_INIT_HCA, 0);
 	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
 }
 
@@ -248,7 +241,7 @@ int mlx5x_fw_query_adapter_psid(struct mlx5x_cmd *cmd, char *psid,
 	out = kzalloc(MLX5X_QUERY_ADAPTER_OUT_LEN, GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
-	fw_hdr(in, MLX5X_CMD_OP_QUERY_ADAPTER, 0);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_QUERY_ADAPTER, 0);
 	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out,
 			     MLX5X_QUERY_ADAPTER_OUT_LEN);
 	if (!err) {
@@ -266,7 +259,7 @@ int mlx5x_fw_alloc_uar(struct mlx5x_cmd *cmd, u32 *index)
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	int err;
 
-	fw_hdr(in, MLX5X_CMD_OP_ALLOC_UAR, 0);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_ALLOC_UAR, 0);
 	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
 	if (!err)
 		*index = MLX5X_GET(out, MLX5X_ALLOC_UAR_OUT_UAR);
@@ -278,7 +271,7 @@ int mlx5x_fw_dealloc_uar(struct mlx5x_cmd *cmd, u32 index)
 	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 
-	fw_hdr(in, MLX5X_CMD_OP_DEALLOC_UAR, 0);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_DEALLOC_UAR, 0);
 	MLX5X_SET(in, MLX5X_DEALLOC_UAR_IN_UAR, index);
 	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
 }
@@ -301,7 +294,7 @@ void mlx5x_fw_create_eq_encode(void *in, const struct mlx5x_eq_params *p)
 	__be64 *mask = in + MLX5X_CREATE_EQ_IN_EVENT_BITMASK_OFF;
 	size_t i;
 
-	fw_hdr(in, MLX5X_CMD_OP_CREATE_EQ, 0);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_CREATE_EQ, 0);
 	MLX5X_SET_AT(in, MLX5X_CREATE_EQ_IN_EQC_OFF, MLX5X_EQC_LOG_EQ_SIZE,
 		     p->log_nent);
 	MLX5X_SET_AT(in, MLX5X_CREATE_EQ_IN_EQC_OFF, MLX5X_EQC_UAR_PAGE, p->uar);
@@ -337,7 +330,7 @@ int mlx5x_fw_destroy_eq(struct mlx5x_cmd *cmd, u8 eqn)
 	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 
-	fw_hdr(in, MLX5X_CMD_OP_DESTROY_EQ, 0);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_DESTROY_EQ, 0);
 	MLX5X_SET(in, MLX5X_DESTROY_EQ_IN_EQ_NUMBER, eqn);
 	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
 }
@@ -347,7 +340,7 @@ int mlx5x_fw_destroy_cq(struct mlx5x_cmd *cmd, u32 cqn)
 	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 
-	fw_hdr(in, MLX5X_CMD_OP_DESTROY_CQ, 0);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_DESTROY_CQ, 0);
 	MLX5X_SET(in, MLX5X_CQ_IN_CQN, cqn);
 	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
 }

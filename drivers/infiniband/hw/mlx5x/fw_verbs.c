@@ -40,12 +40,6 @@ static __be64 fw_get_be64(const void *buf, size_t off)
 	return be;
 }
 
-static void fw_hdr(void *in, u16 opcode, u16 op_mod)
-{
-	MLX5X_SET(in, MLX5X_CMD_IN_OPCODE, opcode);
-	MLX5X_SET(in, MLX5X_CMD_IN_OP_MOD, op_mod);
-}
-
 /* ---- capabilities, adapter, registers, vport ---- */
 
 void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
@@ -134,7 +128,7 @@ static int fw_reg_read(struct mlx5x_cmd *cmd, u16 id, const void *in_data,
 	if (!in)
 		return -ENOMEM;
 	out = in + boxlen;
-	fw_hdr(in, MLX5X_CMD_OP_ACCESS_REG, MLX5X_ACCESS_REG_READ);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_ACCESS_REG, MLX5X_ACCESS_REG_READ);
 	MLX5X_SET(in, MLX5X_ACCESS_REG_IN_REGISTER_ID, id);
 	memcpy(in + MLX5X_ACCESS_REG_DATA_OFF, in_data, len);
 	err = mlx5x_cmd_exec(cmd, in, boxlen, out, boxlen);
@@ -211,7 +205,7 @@ void mlx5x_vport_ctx_decode(const void *hvc, struct mlx5x_vport_ctx *ctx)
 /* @port 0 means "the only port" (single-port devices). */
 static void fw_vport_in(void *in, u16 opcode, u8 port, u16 index)
 {
-	fw_hdr(in, opcode, 0);
+	mlx5x_cmd_in_hdr(in, opcode, 0);
 	MLX5X_SET(in, MLX5X_HCA_VPORT_IN_PORT_NUM, port);
 	MLX5X_SET(in, MLX5X_HCA_VPORT_IN_INDEX, index);
 }
@@ -274,7 +268,7 @@ int mlx5x_fw_alloc_pd(struct mlx5x_cmd *cmd, u32 *pdn)
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	int err;
 
-	fw_hdr(in, MLX5X_CMD_OP_ALLOC_PD, 0);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_ALLOC_PD, 0);
 	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
 	if (!err)
 		*pdn = MLX5X_GET(out, MLX5X_ALLOC_PD_OUT_PD);
@@ -286,7 +280,7 @@ int mlx5x_fw_dealloc_pd(struct mlx5x_cmd *cmd, u32 pdn)
 	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 
-	fw_hdr(in, MLX5X_CMD_OP_DEALLOC_PD, 0);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_DEALLOC_PD, 0);
 	MLX5X_SET(in, MLX5X_DEALLOC_PD_IN_PD, pdn);
 	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
 }
@@ -335,24 +329,42 @@ void mlx5x_mkc_encode(void *mkc, const struct mlx5x_mkey_params *p)
 		  p->pas.pgsz ? ilog2(p->pas.pgsz) : 0);
 }
 
+/*
+ * CREATE_MKEY/CQ/QP share one box shape: header, a context the caller
+ * encodes, then @nslots page entries at @pas_off filled from @pas.
+ */
+static void *fw_pas_box(u16 opcode, size_t base, unsigned int pas_off,
+			const struct mlx5x_pas *pas, size_t nslots, size_t *inlen)
+{
+	const struct mlx5x_pas slots = { .n = nslots };
+	void *in;
+
+	*inlen = mlx5x_pas_inlen(base, &slots);
+	in = kvzalloc(*inlen, GFP_KERNEL);
+	if (!in)
+		return NULL;
+	mlx5x_cmd_in_hdr(in, opcode, 0);
+	fw_fill_pas(in + pas_off, pas);
+	return in;
+}
+
 int mlx5x_fw_create_mkey(struct mlx5x_cmd *cmd,
 			 const struct mlx5x_mkey_params *p, u32 *index)
 {
-	/* an even number of entries fills whole octwords */
-	struct mlx5x_pas even = { .n = round_up(p->pas.n, 2) };
-	size_t inlen = mlx5x_pas_inlen(MLX5X_CREATE_MKEY_IN_LEN, &even);
 	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
+	size_t inlen;
 	void *in;
 	int err;
 
-	in = kvzalloc(inlen, GFP_KERNEL);
+	/* an even number of entries fills whole octwords */
+	in = fw_pas_box(MLX5X_CMD_OP_CREATE_MKEY, MLX5X_CREATE_MKEY_IN_LEN,
+			MLX5X_CREATE_MKEY_IN_MTT_OFF, &p->pas,
+			round_up(p->pas.n, 2), &inlen);
 	if (!in)
 		return -ENOMEM;
-	fw_hdr(in, MLX5X_CMD_OP_CREATE_MKEY, 0);
 	mlx5x_mkc_encode(in + MLX5X_CREATE_MKEY_IN_MKC_OFF, p);
 	*(__be32 *)(in + MLX5X_CREATE_MKEY_IN_TRANSLATIONS_ACTUAL_OFF) =
 		cpu_to_be32(DIV_ROUND_UP(p->pas.n, 2));
-	fw_fill_pas(in + MLX5X_CREATE_MKEY_IN_MTT_OFF, &p->pas);
 	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
 	if (!err)
 		*index = MLX5X_GET(out, MLX5X_CREATE_MKEY_OUT_MKEY_INDEX);
@@ -365,7 +377,7 @@ int mlx5x_fw_destroy_mkey(struct mlx5x_cmd *cmd, u32 index)
 	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 
-	fw_hdr(in, MLX5X_CMD_OP_DESTROY_MKEY, 0);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_DESTROY_MKEY, 0);
 	MLX5X_SET(in, MLX5X_DESTROY_MKEY_IN_MKEY_INDEX, index);
 	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
 }
@@ -393,17 +405,16 @@ void mlx5x_cqc_encode(void *cqc, const struct mlx5x_cq_params *p)
 int mlx5x_fw_create_cq(struct mlx5x_cmd *cmd,
 		       const struct mlx5x_cq_params *p, u32 *cqn)
 {
-	size_t inlen = mlx5x_pas_inlen(MLX5X_CREATE_CQ_IN_LEN, &p->pas);
 	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
+	size_t inlen;
 	void *in;
 	int err;
 
-	in = kvzalloc(inlen, GFP_KERNEL);
+	in = fw_pas_box(MLX5X_CMD_OP_CREATE_CQ, MLX5X_CREATE_CQ_IN_LEN,
+			MLX5X_CREATE_CQ_IN_PAS_OFF, &p->pas, p->pas.n, &inlen);
 	if (!in)
 		return -ENOMEM;
-	fw_hdr(in, MLX5X_CMD_OP_CREATE_CQ, 0);
 	mlx5x_cqc_encode(in + MLX5X_CREATE_CQ_IN_CQC_OFF, p);
-	fw_fill_pas(in + MLX5X_CREATE_CQ_IN_PAS_OFF, &p->pas);
 	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
 	if (!err)
 		*cqn = MLX5X_GET(out, MLX5X_CREATE_CQ_OUT_CQN);
@@ -443,17 +454,16 @@ void mlx5x_qpc_create_encode(void *qpc, const struct mlx5x_qp_params *p)
 int mlx5x_fw_create_qp(struct mlx5x_cmd *cmd,
 		       const struct mlx5x_qp_params *p, u32 *qpn)
 {
-	size_t inlen = mlx5x_pas_inlen(MLX5X_CREATE_QP_IN_LEN, &p->pas);
 	__be32 out[MLX5X_CREATE_QP_OUT_LEN / 4] = {};
+	size_t inlen;
 	void *in;
 	int err;
 
-	in = kvzalloc(inlen, GFP_KERNEL);
+	in = fw_pas_box(MLX5X_CMD_OP_CREATE_QP, MLX5X_CREATE_QP_IN_LEN,
+			MLX5X_CREATE_QP_IN_PAS_OFF, &p->pas, p->pas.n, &inlen);
 	if (!in)
 		return -ENOMEM;
-	fw_hdr(in, MLX5X_CMD_OP_CREATE_QP, 0);
 	mlx5x_qpc_create_encode(in + MLX5X_QP_IN_QPC_OFF, p);
-	fw_fill_pas(in + MLX5X_CREATE_QP_IN_PAS_OFF, &p->pas);
 	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
 	if (!err)
 		*qpn = MLX5X_GET(out, MLX5X_CREATE_QP_OUT_QPN);
@@ -587,7 +597,7 @@ int mlx5x_fw_modify_qp(struct mlx5x_cmd *cmd, u16 opcode, u32 qpn,
 	in = kzalloc(inlen, GFP_KERNEL);
 	if (!in)
 		return -ENOMEM;
-	fw_hdr(in, opcode, 0);
+	mlx5x_cmd_in_hdr(in, opcode, 0);
 	MLX5X_SET(in, MLX5X_QP_IN_QPN, qpn);
 	if (m) {
 		*(__be32 *)(in + MLX5X_QP_IN_OPT_PARAM_MASK_OFF) =
@@ -608,7 +618,7 @@ int mlx5x_fw_query_qp(struct mlx5x_cmd *cmd, u32 qpn, struct mlx5x_qp_mod *m)
 	out = kzalloc(MLX5X_QUERY_QP_OUT_LEN, GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
-	fw_hdr(in, MLX5X_CMD_OP_QUERY_QP, 0);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_QUERY_QP, 0);
 	MLX5X_SET(in, MLX5X_QP_IN_QPN, qpn);
 	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, MLX5X_QUERY_QP_OUT_LEN);
 	if (!err)
@@ -622,7 +632,7 @@ int mlx5x_fw_destroy_qp(struct mlx5x_cmd *cmd, u32 qpn)
 	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 
-	fw_hdr(in, MLX5X_CMD_OP_DESTROY_QP, 0);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_DESTROY_QP, 0);
 	MLX5X_SET(in, MLX5X_QP_IN_QPN, qpn);
 	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
 }
