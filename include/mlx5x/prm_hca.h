@@ -262,6 +262,8 @@ enum {
 #define MLX5X_CAP_CQ_MODERATION_MASK                 0x20000000U
 #define MLX5X_CAP_PG_OFF                             0x044
 #define MLX5X_CAP_PG_MASK                            0x01000000U
+#define MLX5X_CAP_BLOCK_LB_MC_OFF                    0x044
+#define MLX5X_CAP_BLOCK_LB_MC_MASK                   0x00800000U
 #define MLX5X_CAP_CD_OFF                             0x044
 #define MLX5X_CAP_CD_MASK                            0x00080000U
 #define MLX5X_CAP_APM_OFF                            0x044

@@ -236,4 +236,75 @@ enum {
 	MLX5X_ARM_RQ_OPMOD_XRQ		= 2,
 };
 
+/*
+ * XRC SRQ (ISSI 1): CREATE/DESTROY/QUERY/ARM_XRC_SRQ use the SRQ command
+ * layouts above; the context is the SRQ context plus the user index that
+ * CQE version 1 reports for receives completed from the XRC SRQ.
+ */
+#define MLX5X_XRC_SRQC_UIDX_EQ_SRQN_OFF		0x010
+#define MLX5X_XRC_SRQC_UIDX_EQ_SRQN_MASK	0x80000000U
+#define MLX5X_XRC_SRQC_USER_INDEX_OFF		0x010
+#define MLX5X_XRC_SRQC_USER_INDEX_MASK		0x00ffffffU
+#define MLX5X_CREATE_XRC_SRQ_IN_UMEM_VALID_OFF	0x05c
+#define MLX5X_CREATE_XRC_SRQ_IN_UMEM_VALID_MASK	0x80000000U
+
+enum {
+	/* ARM_XRC_SRQ op_mod */
+	MLX5X_ARM_XRC_SRQ_OPMOD_XRC_SRQ	= 1,
+};
+
+/*
+ * Work queue context (192 bytes), here as the receive queue of an RMP:
+ * the ISSI 1 form of a basic SRQ.  Sizes are logs of bytes, not of
+ * 16-byte units as in the SRQ context.
+ */
+#define MLX5X_WQ_TYPE_OFF			0x000
+#define MLX5X_WQ_TYPE_MASK			0xf0000000U
+#define MLX5X_WQ_SIGNATURE_OFF			0x000
+#define MLX5X_WQ_SIGNATURE_MASK			0x08000000U
+#define MLX5X_WQ_PAGE_OFFSET_OFF		0x004
+#define MLX5X_WQ_PAGE_OFFSET_MASK		0x001f0000U
+#define MLX5X_WQ_LWM_OFF			0x004
+#define MLX5X_WQ_LWM_MASK			0x0000ffffU
+#define MLX5X_WQ_PD_OFF				0x008
+#define MLX5X_WQ_PD_MASK			0x00ffffffU
+#define MLX5X_WQ_DBR_ADDR_OFF			0x010 /* 8 bytes */
+#define MLX5X_WQ_LOG_STRIDE_OFF			0x020
+#define MLX5X_WQ_LOG_STRIDE_MASK		0x000f0000U
+#define MLX5X_WQ_LOG_PG_SZ_OFF			0x020
+#define MLX5X_WQ_LOG_PG_SZ_MASK			0x00001f00U
+#define MLX5X_WQ_LOG_SZ_OFF			0x020
+#define MLX5X_WQ_LOG_SZ_MASK			0x0000001fU
+#define MLX5X_WQ_UMEM_VALID_OFF			0x024
+#define MLX5X_WQ_UMEM_VALID_MASK		0xc0000000U	/* dbr, wq */
+
+/* RMP context: state, then the work queue at +0x30 */
+#define MLX5X_RMPC_STATE_OFF			0x000
+#define MLX5X_RMPC_STATE_MASK			0x00f00000U
+#define MLX5X_RMPC_WQ_OFF			0x030
+
+/* CREATE_RMP, MODIFY_RMP inputs and QUERY_RMP output: context at 0x20 */
+#define MLX5X_RMP_CMD_RMPC_OFF			0x020
+#define MLX5X_CREATE_RMP_IN_PAS_OFF		0x110
+#define MLX5X_CREATE_RMP_OUT_RMPN_OFF		0x008
+#define MLX5X_CREATE_RMP_OUT_RMPN_MASK		0x00ffffffU
+/* DESTROY_RMP, QUERY_RMP and MODIFY_RMP inputs */
+#define MLX5X_RMP_IN_RMPN_OFF			0x008
+#define MLX5X_RMP_IN_RMPN_MASK			0x00ffffffU
+#define MLX5X_MODIFY_RMP_IN_STATE_OFF		0x008
+#define MLX5X_MODIFY_RMP_IN_STATE_MASK		0xf0000000U
+#define MLX5X_MODIFY_RMP_IN_BITMASK_OFF		0x010 /* 8 bytes */
+#define MLX5X_MODIFY_RMP_IN_BITMASK_LWM		1ULL
+
+enum {
+	MLX5X_WQ_LEN			= 0xc0,
+	MLX5X_RMPC_LEN			= 0xf0,		/* with its WQ */
+	MLX5X_CREATE_RMP_IN_LEN		= 0x110,	/* + 8 per PAS entry */
+	MLX5X_MODIFY_RMP_IN_LEN		= 0x110,
+	MLX5X_QUERY_RMP_OUT_LEN		= 0x110,
+	MLX5X_WQ_TYPE_LINKED_LIST	= 0,
+	MLX5X_RMPC_STATE_RDY		= 1,
+	MLX5X_RMPC_STATE_ERR		= 3,
+};
+
 #endif /* MLX5X_PRM_OBJ_H */

@@ -45,10 +45,34 @@ step() {
 step compat "$T/compat/run.sh"
 step kunit "$T/kunit/run.sh"
 # VM lanes as DRIVER:SUITE; a lane joins this list once it passes.
-LANES=${MLX5X_LANES:-"rxe:full upstream:bringup mlx5x:bringup mlx5x:faults mlx5x:full"}
+LANES=${MLX5X_LANES:-"rxe:full upstream:bringup upstream:full mlx5x:bringup mlx5x:faults mlx5x:full"}
 for lane in $LANES; do
 	step "e2e-${lane%%:*}-${lane#*:}" "$T/e2e/lane.sh" "${lane%%:*}" "${lane#*:}"
 done
+
+# Lanes side by side (build/results/compare-*.md).  Asserted: on the
+# pyverbs tests both ran, the upstream lane passes at least as many as
+# rxe.  mlx5x against upstream is shown, not asserted (its verbs grow).
+has_lane() { case " $LANES " in *" $1 "*) return 0 ;; esac; return 1; }
+compare_lanes() {
+	local rc=0
+	if has_lane rxe:full && has_lane upstream:full; then
+		python3 "$T/e2e/compare.py" --check --tsv "$MLX5X_RESULTS/compare.tsv" \
+			--md "$TOP/build/results/compare-upstream-vs-rxe.md" \
+			rxe-full upstream-full || rc=1
+	fi
+	if has_lane upstream:full && has_lane mlx5x:full; then
+		python3 "$T/e2e/compare.py" \
+			--md "$TOP/build/results/compare-mlx5x-vs-upstream.md" \
+			upstream-full mlx5x-full
+	fi
+	return $rc
+}
+if has_lane rxe:full && has_lane upstream:full; then
+	step compare compare_lanes
+else
+	compare_lanes
+fi
 
 summary() {
 	local f pass fail skip

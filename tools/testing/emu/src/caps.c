@@ -45,6 +45,12 @@ static const struct cap_val defaults[] = {
 	V(MLX5X_CAP_CQE_VERSION, 1),
 	V(MLX5X_CAP_ATOMIC, 1),			/* 8-byte CS/FA (engine) */
 	V(MLX5X_CAP_CQ_RESIZE, 1),		/* MODIFY_CQ resize (engine) */
+	/*
+	 * qpc.block_lb_mc, as ConnectX-5: a UD QP does not receive its own
+	 * multicast sends.  No MCG commands here, so no multicast reaches
+	 * any QP and the promise holds trivially.
+	 */
+	V(MLX5X_CAP_BLOCK_LB_MC, 1),
 	/* PMA counters by command, not by MAD_IFC (no SMA in firmware) */
 	V(MLX5X_CAP_VPORT_COUNTERS, 1),
 	/* user MRs by CREATE_MKEY with MTTs; no UMR, empty MR cache */

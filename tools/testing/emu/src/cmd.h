@@ -48,7 +48,7 @@ struct cmd_desc {
 /* syndrome ids of the source files */
 enum {
 	FILE_CMDQ = 1, FILE_TABLE, FILE_HCA, FILE_PAGES, FILE_EQ, FILE_RES,
-	FILE_QP, FILE_PORT, FILE_MKEY,
+	FILE_QP, FILE_PORT, FILE_MKEY, FILE_SRQ,
 };
 
 int cmd_fail(struct cmd_ctx *c, uint8_t status, unsigned int file,
@@ -104,6 +104,14 @@ int h_create_srq(struct cmd_ctx *c);
 int h_destroy_srq(struct cmd_ctx *c);
 int h_query_srq(struct cmd_ctx *c);
 int h_arm_rq(struct cmd_ctx *c);
+int h_create_xrc_srq(struct cmd_ctx *c);
+int h_destroy_xrc_srq(struct cmd_ctx *c);
+int h_query_xrc_srq(struct cmd_ctx *c);
+int h_arm_xrc_srq(struct cmd_ctx *c);
+int h_create_rmp(struct cmd_ctx *c);
+int h_destroy_rmp(struct cmd_ctx *c);
+int h_query_rmp(struct cmd_ctx *c);
+int h_modify_rmp(struct cmd_ctx *c);
 int h_create_qp(struct cmd_ctx *c);
 int h_destroy_qp(struct cmd_ctx *c);
 int h_modify_qp(struct cmd_ctx *c);

@@ -78,6 +78,7 @@ struct emu_opts {
 	bool keep_listening;
 	unsigned int fw_major, fw_minor, fw_sub;
 	unsigned int boot_pages, init_pages;
+	unsigned int max_issi;		/* QUERY_ISSI offers 0..max_issi */
 	unsigned int init_delay_ms;	/* initializing bit after reset */
 	struct fault_cfg fault;
 };
@@ -180,8 +181,17 @@ struct emu_cq {
 	struct eng_cq eng;	/* transport engine (eng_types.h) */
 };
 
+/* how the SRQ was made: its commands and context layout differ */
+enum emu_srq_kind {
+	SRQ_KIND_SRQ,		/* CREATE_SRQ (ISSI 0), basic or XRC */
+	SRQ_KIND_XRC,		/* CREATE_XRC_SRQ (ISSI 1) */
+	SRQ_KIND_RMP,		/* CREATE_RMP (ISSI 1): a basic SRQ */
+};
+
+/* SRQ, XRC SRQ and RMP share one number space, as QPs name any of them */
 struct emu_srq {
 	uint32_t srqn;
+	uint8_t kind;		/* enum emu_srq_kind */
 	struct emu_pd *pd;
 	struct emu_xrcd *xrcd;
 	struct emu_cq *cq;
@@ -190,7 +200,8 @@ struct emu_srq {
 	uint8_t log_stride;	/* WQE stride is 16 << log_stride */
 	uint64_t dbr;
 	uint32_t refs;		/* QPs */
-	uint8_t srqc[MLX5X_SRQC_LEN];
+	/* the context as created: SRQ/XRC SRQ context or RMP context */
+	uint8_t ctx[MLX5X_RMPC_LEN];
 	struct eng_srq eng;	/* transport engine (eng_types.h) */
 };
 

@@ -580,17 +580,12 @@ void eng_atomic_caps(uint8_t *cap)
 	PSET(cap, MLX5X_ATOMIC_CAP_SIZE_DC, MLX5X_ATOMIC_SIZE_8B);
 }
 
-/* ARM_RQ input: the limit in the low half of the word at 0x0c */
-#define ARM_RQ_IN_LWM_OFF	0x0c
-#define ARM_RQ_IN_LWM_MASK	0x0000ffffU
-
-void eng_arm_rq(struct emu *e, struct emu_srq *srq, const uint8_t *in)
+/* ARM_RQ, ARM_XRC_SRQ, MODIFY_RMP(lwm): the SRQ limit event, one-shot */
+void eng_arm_rq(struct emu *e, struct emu_srq *srq, uint16_t lwm)
 {
-	uint16_t lwm = (uint16_t)PGET(in, ARM_RQ_IN_LWM);
 	uint32_t left;
 
 	srq->eng.lwm = lwm;
-	PSET(srq->srqc, MLX5X_SRQC_LWM, lwm);
 	/* already below the limit: the event is due now */
 	if (lwm && !srq_avail(e, srq, &left) && left < lwm) {
 		srq->eng.lwm = 0;

@@ -65,7 +65,7 @@ void eng_qp_modified(struct emu *e, struct emu_qp *qp, uint8_t from);
 /* object about to be freed (destroy command, teardown, reset) */
 void eng_qp_release(struct emu *e, struct emu_qp *qp);
 /* ARM_RQ: the SRQ limit event, armed with the lwm of the command input */
-void eng_arm_rq(struct emu *e, struct emu_srq *srq, const uint8_t *in);
+void eng_arm_rq(struct emu *e, struct emu_srq *srq, uint16_t lwm);
 
 /* ---- internal: scheduling ---- */
 void eng_qp_ready(struct emu *e, struct emu_qp *qp);

@@ -9,9 +9,14 @@
 
 #define EMU_FILE_ID FILE_HCA
 
-enum {
-	SUPPORTED_ISSI = 1u << 0,	/* ISSI 0 only */
-};
+/*
+ * ISSI 0 and 1, as ConnectX-5 firmware (--max-issi 0 leaves ISSI 1 out).
+ * The step changes which commands mlx5_ib uses for SRQs (srq.c).
+ */
+static uint32_t supported_issi(const struct emu *e)
+{
+	return (2u << e->opt.max_issi) - 1;
+}
 
 static int check_function(struct cmd_ctx *c)
 {
@@ -55,7 +60,7 @@ int h_query_issi(struct cmd_ctx *c)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 	PSET(c->out, MLX5X_QUERY_ISSI_OUT_CURRENT_ISSI, c->e->hca.issi);
 	put_be32(c->out + MLX5X_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0_OFF,
-		 SUPPORTED_ISSI);
+		 supported_issi(c->e));
 	return 0;
 }
 
@@ -65,7 +70,7 @@ int h_set_issi(struct cmd_ctx *c)
 
 	if (c->op_mod)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
-	if (issi >= 32 || !(SUPPORTED_ISSI & (1u << issi)))
+	if (issi >= 32 || !(supported_issi(c->e) & (1u << issi)))
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 	if (c->e->hca.initialized)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_SYS_STATE);

@@ -31,6 +31,8 @@ static void usage(FILE *fp)
 		"  --msix N             MSI-X vectors (default 9, 1..%u)\n"
 		"  --fw X.Y.Z           firmware version (default 16.35.4030)\n"
 		"  --pages BOOT:INIT    firmware pages to ask for (default 24:40)\n"
+		"  --max-issi N         highest interface step offered, 0 or 1\n"
+		"                       (default 1, as ConnectX-5 firmware)\n"
 		"  --trace              log every command\n"
 		"  --log FILE           log here instead of stderr\n"
 		"  --report FILE        write the exit report here too\n"
@@ -86,7 +88,7 @@ static int parse_fault_health(struct fault_cfg *f, const char *s)
 }
 
 enum {
-	OPT_GUID = 256, OPT_LID, OPT_MSIX, OPT_FW, OPT_PAGES, OPT_TRACE,
+	OPT_GUID = 256, OPT_LID, OPT_MSIX, OPT_FW, OPT_PAGES, OPT_ISSI, OPT_TRACE,
 	OPT_LOG, OPT_REPORT, OPT_KEEP, OPT_F_TIMEOUT, OPT_F_STATUS,
 	OPT_F_HEALTH, OPT_SOCKET, OPT_HELP,
 };
@@ -109,6 +111,11 @@ static int parse_one(struct emu_opts *o, int c, const char *arg)
 		if (sscanf(arg, "%u:%u", &o->boot_pages, &o->init_pages) != 2)
 			return -1;
 		return 0;
+	case OPT_ISSI:
+		o->max_issi = (unsigned int)strtoul(arg, &end, 0);
+		if (o->max_issi > 1)
+			return -1;
+		break;
 	case OPT_TRACE: o->trace = true; return 0;
 	case OPT_LOG: o->log_path = arg; return 0;
 	case OPT_REPORT: o->report_path = arg; return 0;
@@ -132,6 +139,7 @@ static int parse_args(struct emu_opts *o, int argc, char **argv)
 		{ "msix", required_argument, NULL, OPT_MSIX },
 		{ "fw", required_argument, NULL, OPT_FW },
 		{ "pages", required_argument, NULL, OPT_PAGES },
+		{ "max-issi", required_argument, NULL, OPT_ISSI },
 		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ "report", required_argument, NULL, OPT_REPORT },
@@ -171,6 +179,7 @@ static void default_opts(struct emu_opts *o)
 	o->fw_sub = 4030;
 	o->boot_pages = 24;
 	o->init_pages = 40;
+	o->max_issi = 1;
 	o->init_delay_ms = 20;
 	o->fault.timeout_op = -1;
 	o->fault.status_op = -1;

@@ -897,9 +897,12 @@ static void msg_cqe_ids(struct emu *e, struct emu_qp *qp, struct cqe_info *ci)
 	struct emu_srq *srq = msg_srq(e, qp);
 
 	ci->srqn = srq ? srq->srqn : 0;
+	/* CQE v1 names an XRC SRQ by its user index, v0 by its number */
 	if (qp->eng.cur_srqn && srq) {
 		ci->uidx_valid = true;
-		ci->uidx = srq->eng.has_uidx ? srq->eng.uidx : srq->srqn;
+		ci->uidx = srq->eng.has_uidx &&
+			   CAP(e, MLX5X_CAP_CQE_VERSION) == 1 ?
+			   srq->eng.uidx : srq->srqn;
 	}
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Simple resources and queues: UAR, PD, XRCD, CQ, SRQ, and the UAR page
- * doorbells.  Objects that others refer to keep a reference count and
+ * Simple resources and queues: UAR, PD, XRCD, CQ, and the UAR page
+ * doorbells (the SRQ family is in srq.c).  Objects that others refer to keep a reference count and
  * cannot be destroyed while used (BAD_RES_STATE), as in firmware.
  */
 #include <stdlib.h>
@@ -219,126 +219,6 @@ int h_modify_cq(struct cmd_ctx *c)
 	    CAP(c->e, MLX5X_CAP_CQ_RESIZE))
 		return eng_modify_cq_resize(c, get_cq(c));
 	return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
-}
-
-/* ---- SRQ ---- */
-
-static int srq_refs(struct cmd_ctx *c, const uint8_t *srqc,
-		    struct emu_srq *srq)
-{
-	struct emu *e = c->e;
-	uint32_t xrcdn = PGET(srqc, MLX5X_SRQC_XRCD);
-	uint32_t cqn = PGET(srqc, MLX5X_SRQC_CQN);
-
-	srq->pd = objtab_get(&e->obj[OBJ_PD], PGET(srqc, MLX5X_SRQC_PD));
-	if (!srq->pd)
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
-	/* 0 means "none" for the optional XRC domain and CQ */
-	srq->xrcd = xrcdn ? objtab_get(&e->obj[OBJ_XRCD], xrcdn) : NULL;
-	srq->cq = cqn ? objtab_get(&e->obj[OBJ_CQ], cqn) : NULL;
-	if ((xrcdn && !srq->xrcd) || (cqn && !srq->cq))
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
-	return 0;
-}
-
-int h_create_srq(struct cmd_ctx *c)
-{
-	const uint8_t *srqc = c->in + MLX5X_CREATE_SRQ_IN_SRQC_OFF;
-	uint32_t log_size = PGET(srqc, MLX5X_SRQC_LOG_SRQ_SIZE);
-	uint32_t log_stride = PGET(srqc, MLX5X_SRQC_LOG_RQ_STRIDE);
-	struct emu *e = c->e;
-	struct emu_srq *srq;
-	uint64_t dbr;
-
-	if (c->op_mod)
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
-	if (log_size > CAP(e, MLX5X_CAP_LOG_MAX_SRQ_SZ))
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
-	dbr = get_be64(srqc + MLX5X_SRQC_DBR_ADDR_OFF);
-	if ((dbr & 3) || !gm_check(&e->gm, dbr, 4, GM_PROT_READ))
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
-	srq = calloc(1, sizeof(*srq));
-	if (!srq)
-		return CMD_FAIL(c, MLX5X_CMD_STAT_NO_RES);
-	if (srq_refs(c, srqc, srq) ||
-	    CMD_GET_PAS(c, MLX5X_CREATE_SRQ_IN_PAS_OFF,
-			PGET(srqc, MLX5X_SRQC_LOG_PAGE_SIZE),
-			PGET(srqc, MLX5X_SRQC_PAGE_OFFSET),
-			(uint64_t)1 << (log_size + log_stride + 4), &srq->pas)) {
-		free(srq);
-		return c->status;
-	}
-	if (objtab_add(&e->obj[OBJ_SRQ], srq, &srq->srqn)) {
-		pas_free(&srq->pas);
-		free(srq);
-		return CMD_FAIL(c, MLX5X_CMD_STAT_NO_RES);
-	}
-	srq->log_size = (uint8_t)log_size;
-	srq->log_stride = (uint8_t)log_stride;
-	srq->dbr = dbr;
-	srq->pd->refs++;
-	if (srq->xrcd)
-		srq->xrcd->refs++;
-	if (srq->cq)
-		srq->cq->refs++;
-	memcpy(srq->srqc, srqc, MLX5X_SRQC_LEN);
-	PSET(c->out, MLX5X_CREATE_SRQ_OUT_SRQN, srq->srqn);
-	cmd_detail(c, "srqn=%u log_size=%u stride=%u pd=%u", srq->srqn,
-		   log_size, 16u << log_stride, srq->pd->pdn);
-	return 0;
-}
-
-static struct emu_srq *get_srq(struct cmd_ctx *c)
-{
-	return objtab_get(&c->e->obj[OBJ_SRQ], PGET(c->in, MLX5X_SRQ_IN_SRQN));
-}
-
-int h_destroy_srq(struct cmd_ctx *c)
-{
-	struct emu_srq *srq = get_srq(c);
-
-	if (c->op_mod)
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
-	if (!srq)
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
-	if (srq->refs)
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES_STATE);
-	objtab_del(&c->e->obj[OBJ_SRQ], srq->srqn);
-	srq->pd->refs--;
-	if (srq->xrcd)
-		srq->xrcd->refs--;
-	if (srq->cq)
-		srq->cq->refs--;
-	cmd_detail(c, "srqn=%u", srq->srqn);
-	pas_free(&srq->pas);
-	free(srq);
-	return 0;
-}
-
-int h_query_srq(struct cmd_ctx *c)
-{
-	struct emu_srq *srq = get_srq(c);
-
-	if (c->op_mod)
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
-	if (!srq)
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
-	memcpy(c->out + MLX5X_QUERY_SRQ_OUT_SRQC_OFF, srq->srqc,
-	       MLX5X_SRQC_LEN);
-	return 0;
-}
-
-/* the SRQ limit event is not generated yet: accept and remember nothing */
-int h_arm_rq(struct cmd_ctx *c)
-{
-	struct emu_srq *srq = get_srq(c);
-
-	if (c->op_mod != MLX5X_ARM_RQ_OPMOD_SRQ)
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
-	if (!srq)
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
-	eng_arm_rq(c->e, srq, c->in);
-	return 0;
 }
 
 /* ---- UAR page writes ---- */

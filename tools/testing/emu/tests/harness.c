@@ -16,6 +16,7 @@ void th_default_opts(struct emu_opts *o)
 	o->fw_sub = 4030;
 	o->boot_pages = 4;
 	o->init_pages = 6;
+	o->max_issi = 1;
 	o->fault.timeout_op = -1;
 	o->fault.status_op = -1;
 	o->fault.health_synd = -1;

@@ -817,6 +817,158 @@ static void t_xrc(void)
 	te_teardown(&x);
 }
 
+/* 16 linked 64-byte receive WQEs of one 64-byte buffer each, in a page */
+static uint64_t srq_ring(struct te *x, struct tmr *m)
+{
+	uint64_t buf = th_alloc(&x->t, 4096, 4096);
+	uint8_t *w;
+	uint32_t i;
+
+	for (i = 0; i < 16; i++) {
+		w = th_host(&x->t, buf) + 64 * i;
+		put_be16(w + 2, (uint16_t)((i + 1) % 16));
+		put_be32(w + 16, 64);
+		put_be32(w + 20, m->key);
+		put_be64(w + 24, m->va + 64 * i);
+		put_be32(w + 36, MLX5X_INVALID_LKEY);
+	}
+	return buf;
+}
+
+/* the ISSI 1 form of a basic SRQ, as mlx5_ib makes it: an RMP */
+static uint32_t make_rmp(struct te *x, struct tmr *m, uint64_t *dbr)
+{
+	uint8_t in[MLX5X_CREATE_RMP_IN_LEN + 8] = { 0 }, out[16];
+	uint8_t *rmpc = in + MLX5X_RMP_CMD_RMPC_OFF;
+	uint8_t *wq = rmpc + MLX5X_RMPC_WQ_OFF;
+
+	*dbr = th_alloc(&x->t, 64, 64);
+	th_hdr(in, MLX5X_CMD_OP_CREATE_RMP, 0);
+	PSET(rmpc, MLX5X_RMPC_STATE, MLX5X_RMPC_STATE_RDY);
+	PSET(wq, MLX5X_WQ_LOG_SZ, 4);
+	PSET(wq, MLX5X_WQ_LOG_STRIDE, 6);
+	PSET(wq, MLX5X_WQ_PD, x->t.pd);
+	put_be64(wq + MLX5X_WQ_DBR_ADDR_OFF, *dbr);
+	put_be64(in + MLX5X_CREATE_RMP_IN_PAS_OFF, srq_ring(x, m));
+	te_must(x, in, sizeof(in), out, 16, "CREATE_RMP");
+	return PGET(out, MLX5X_CREATE_RMP_OUT_RMPN);
+}
+
+/* ... and of an XRC SRQ, with the user index CQE v1 reports */
+static uint32_t make_xrc_srq(struct te *x, uint32_t xrcd, uint32_t cqn,
+			     uint32_t uidx, struct tmr *m, uint64_t *dbr)
+{
+	uint8_t in[MLX5X_CREATE_SRQ_IN_LEN + 8] = { 0 }, out[16];
+	uint8_t *srqc = in + MLX5X_CREATE_SRQ_IN_SRQC_OFF;
+
+	*dbr = th_alloc(&x->t, 64, 64);
+	th_hdr(in, MLX5X_CMD_OP_CREATE_XRC_SRQ, 0);
+	PSET(srqc, MLX5X_SRQC_LOG_SRQ_SIZE, 4);
+	PSET(srqc, MLX5X_SRQC_LOG_RQ_STRIDE, 2);
+	PSET(srqc, MLX5X_SRQC_PD, x->t.pd);
+	PSET(srqc, MLX5X_SRQC_XRCD, xrcd);
+	PSET(srqc, MLX5X_SRQC_CQN, cqn);
+	PSET(srqc, MLX5X_XRC_SRQC_USER_INDEX, uidx);
+	put_be64(srqc + MLX5X_SRQC_DBR_ADDR_OFF, *dbr);
+	put_be64(in + MLX5X_CREATE_SRQ_IN_PAS_OFF, srq_ring(x, m));
+	te_must(x, in, sizeof(in), out, 16, "CREATE_XRC_SRQ");
+	return PGET(out, MLX5X_CREATE_SRQ_OUT_SRQN);
+}
+
+static void arm_rmp(struct te *x, uint32_t rmpn, uint16_t lwm)
+{
+	uint8_t in[MLX5X_MODIFY_RMP_IN_LEN] = { 0 }, out[16];
+	uint8_t *rmpc = in + MLX5X_RMP_CMD_RMPC_OFF;
+
+	th_hdr(in, MLX5X_CMD_OP_MODIFY_RMP, 0);
+	PSET(in, MLX5X_RMP_IN_RMPN, rmpn);
+	PSET(in, MLX5X_MODIFY_RMP_IN_STATE, MLX5X_RMPC_STATE_RDY);
+	put_be64(in + MLX5X_MODIFY_RMP_IN_BITMASK_OFF,
+		 MLX5X_MODIFY_RMP_IN_BITMASK_LWM);
+	PSET(rmpc, MLX5X_RMPC_STATE, MLX5X_RMPC_STATE_RDY);
+	PSET(rmpc + MLX5X_RMPC_WQ_OFF, MLX5X_WQ_LWM, lwm);
+	te_must(x, in, sizeof(in), out, 16, "MODIFY_RMP lwm");
+}
+
+/* RMP: receives walk its list, complete on the QP's CQ, limit event */
+static void t_rmp(void)
+{
+	struct tcqe c = { 0 };
+	struct tqp a, b;
+	uint32_t rmpn, i;
+	struct tcq cq;
+	struct tmr m;
+	struct tsge s;
+	uint64_t dbr;
+	struct te x;
+	int got = 0;
+
+	te_setup(&x);
+	te_cq(&x, &cq, 5);
+	m = te_mr(&x, 4096, TMR_ALL);
+	rmpn = make_rmp(&x, &m, &dbr);
+	te_qp(&x, &a, &cq, &cq);
+	te_qp_type(&x, &b, MLX5X_QP_ST_RC, &cq, &cq, 0, 4, rmpn);
+	te_pair(&x, &a, &b);
+	put_be32(th_host(&x.t, dbr), 10);
+	arm_rmp(&x, rmpn, 8);
+	s = te_sge(&m, 2048, 8);
+	for (i = 0; i < 4; i++) {
+		te_send(&x, &a, &(struct tsend){ .opcode = MLX5X_OPCODE_SEND,
+			.flags = TE_SIGNALED, .sg = &s, .nsge = 1 });
+		te_run(&x);
+		while (te_poll(&x, &cq, &c))
+			if (c.opcode == MLX5X_CQE_RESP_SEND && c.wqe_counter == i &&
+			    c.qpn == b.qpn && c.uidx == te_uidx(&x, &b, rmpn))
+				got++;
+	}
+	is_u(got, 4, "RMP: receives take its WQEs 0..3, complete on the QP's CQ");
+	is_u(te_async_events(&x, MLX5X_EVENT_SRQ_RQ_LIMIT, rmpn), 1,
+	     "RMP: one limit event (armed by MODIFY_RMP) when fewer than 8 remain");
+	te_teardown(&x);
+}
+
+/* XRC SRQ of CREATE_XRC_SRQ: CQE v1 carries its user index, not its number */
+static void t_xrc_uidx(void)
+{
+	struct tcq cqi, cqs, cqt;
+	struct tcqe c = { 0 };
+	uint32_t xrcd, srqn;
+	struct tqp ini, tgt;
+	struct te_conn cn;
+	struct tmr m;
+	struct tsge s;
+	uint64_t dbr;
+	struct te x;
+
+	te_setup(&x);
+	te_cq(&x, &cqi, 4);
+	te_cq(&x, &cqs, 4);
+	te_cq(&x, &cqt, 4);
+	m = te_mr(&x, 4096, TMR_ALL);
+	xrcd = th_alloc_num(&x.t, MLX5X_CMD_OP_ALLOC_XRCD);
+	srqn = make_xrc_srq(&x, xrcd, cqs.cqn, 0x4321, &m, &dbr);
+	put_be32(th_host(&x.t, dbr), 4);
+	te_qp_type(&x, &ini, MLX5X_QP_ST_XRC, &cqi, &cqi, 0, 4, 0);
+	te_qp_type_pd(&x, &tgt, MLX5X_QP_ST_XRC, &cqt, &cqt, 0, 0, srqn,
+		      x.t.pd, xrcd);
+	cn = te_conn_default(&x, &tgt);
+	te_connect(&x, &ini, &cn, true);
+	cn = te_conn_default(&x, &ini);
+	te_connect(&x, &tgt, &cn, false);
+	s = te_sge(&m, 2048, 16);
+	te_send(&x, &ini, &(struct tsend){ .opcode = MLX5X_OPCODE_SEND,
+		.flags = TE_SIGNALED, .sg = &s, .nsge = 1, .xrc_srqn = srqn });
+	te_run(&x);
+	ok(te_poll(&x, &cqi, &c) && c.opcode == MLX5X_CQE_REQ,
+	   "XRC SRQ (ISSI 1): the initiator's send completes");
+	ok(te_poll(&x, &cqs, &c) && c.opcode == MLX5X_CQE_RESP_SEND &&
+	   c.byte_cnt == 16 && c.qpn == tgt.qpn &&
+	   c.uidx == (CAP(&x.t.e, MLX5X_CAP_CQE_VERSION) == 1 ? 0x4321 : srqn),
+	   "XRC SRQ (ISSI 1): the receive CQE names the SRQ by its user index");
+	te_teardown(&x);
+}
+
 /* two devices joined by a link: the same engine, another wire */
 static void t_two_hcas(void)
 {
@@ -939,6 +1091,8 @@ int main(void)
 	t_ud_and_gsi();
 	t_srq();
 	t_xrc();
+	t_rmp();
+	t_xrc_uidx();
 	t_cq_resize();
 	t_umr();
 	t_two_hcas();

@@ -38,24 +38,42 @@ static void test_enable(void)
 	th_teardown(&t);
 }
 
-static void test_issi(void)
+static void issi_case(unsigned int max_issi)
 {
 	uint8_t in[16] = { 0 }, out[MLX5X_QUERY_ISSI_OUT_LEN];
+	struct emu_opts o;
 	struct th t;
 
-	th_setup(&t);
+	th_default_opts(&o);
+	o.max_issi = max_issi;
+	th_setup_opts(&t, &o);
 	th_enable_hca(&t);
 	th_hdr(in, MLX5X_CMD_OP_QUERY_ISSI, 0);
 	is_u(run(&t, in, 16, out, sizeof(out)), 0, "QUERY_ISSI");
-	is_u(get_be32(out + MLX5X_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0_OFF), 1,
-	     "... supports ISSI 0 only");
+	is_u(get_be32(out + MLX5X_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0_OFF),
+	     max_issi ? 3 : 1, max_issi ? "... offers ISSI 0 and 1" :
+	     "... --max-issi 0 offers ISSI 0 only");
 	th_hdr(in, MLX5X_CMD_OP_SET_ISSI, 0);
-	PSET(in, MLX5X_SET_ISSI_IN_CURRENT_ISSI, 1);
+	PSET(in, MLX5X_SET_ISSI_IN_CURRENT_ISSI, 2);
 	is_u(run(&t, in, 16, out, 16), MLX5X_CMD_STAT_BAD_PARAM,
-	     "SET_ISSI 1 -> BAD_PARAM");
+	     "SET_ISSI 2 (not offered) -> BAD_PARAM");
+	PSET(in, MLX5X_SET_ISSI_IN_CURRENT_ISSI, 1);
+	is_u(run(&t, in, 16, out, 16), max_issi ? 0 : MLX5X_CMD_STAT_BAD_PARAM,
+	     max_issi ? "SET_ISSI 1" : "SET_ISSI 1 when not offered -> BAD_PARAM");
+	th_hdr(in, MLX5X_CMD_OP_QUERY_ISSI, 0);
+	run(&t, in, 16, out, sizeof(out));
+	is_u(PGET(out, MLX5X_QUERY_ISSI_OUT_CURRENT_ISSI), max_issi,
+	     "QUERY_ISSI reports the step in use");
+	th_hdr(in, MLX5X_CMD_OP_SET_ISSI, 0);
 	PSET(in, MLX5X_SET_ISSI_IN_CURRENT_ISSI, 0);
 	is_u(run(&t, in, 16, out, 16), 0, "SET_ISSI 0");
 	th_teardown(&t);
+}
+
+static void test_issi(void)
+{
+	issi_case(1);
+	issi_case(0);
 }
 
 static void test_caps(void)

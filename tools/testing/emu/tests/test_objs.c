@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Objects: numbers, references and state.  PD/XRCD/UAR, memory keys,
- * CQs, SRQs and QPs with their validation and the QP state machine.
+ * CQs, SRQs (all three forms) and QPs with their validation and the QP
+ * state machine.
  */
 #include <stdlib.h>
 
@@ -455,6 +456,178 @@ static void test_srq(void)
 	th_teardown(&q.t);
 }
 
+/* ISSI 1 forms of an SRQ: an XRC SRQ with a user index, and an RMP */
+static void test_xrc_srq(struct qp_env *q)
+{
+	uint8_t out[MLX5X_QUERY_SRQ_OUT_LEN], *in, *srqc;
+	uint32_t inlen = MLX5X_CREATE_SRQ_IN_LEN + 8, srqn;
+
+	in = calloc(1, inlen);
+	srqc = in + MLX5X_CREATE_SRQ_IN_SRQC_OFF;
+	th_hdr(in, MLX5X_CMD_OP_CREATE_XRC_SRQ, 0);
+	PSET(srqc, MLX5X_SRQC_LOG_SRQ_SIZE, 4);
+	PSET(srqc, MLX5X_SRQC_LOG_RQ_STRIDE, 2);
+	PSET(srqc, MLX5X_SRQC_PD, q->t.pd);
+	PSET(srqc, MLX5X_SRQC_CQN, q->cqn);
+	PSET(srqc, MLX5X_XRC_SRQC_USER_INDEX, 0x1234);
+	put_be64(srqc + MLX5X_SRQC_DBR_ADDR_OFF, th_alloc(&q->t, 64, 64));
+	put_be64(in + MLX5X_CREATE_SRQ_IN_PAS_OFF, th_alloc(&q->t, 4096, 4096));
+	is_u(run(&q->t, in, inlen, out, 16), MLX5X_CMD_STAT_BAD_PARAM,
+	     "CREATE_XRC_SRQ without an XRC domain -> BAD_PARAM");
+	PSET(srqc, MLX5X_SRQC_XRCD, q->xrcd);
+	PSET(in, MLX5X_CREATE_XRC_SRQ_IN_UMEM_VALID, 1);
+	is_u(run(&q->t, in, inlen, out, 16), MLX5X_CMD_STAT_BAD_PARAM,
+	     "CREATE_XRC_SRQ on a umem (no DEVX) -> BAD_PARAM");
+	PSET(in, MLX5X_CREATE_XRC_SRQ_IN_UMEM_VALID, 0);
+	is_u(run(&q->t, in, inlen, out, 16), 0, "CREATE_XRC_SRQ");
+	srqn = PGET(out, MLX5X_CREATE_SRQ_OUT_SRQN);
+	is_u(q->t.e.obj[OBJ_SRQ].live, 1, "one SRQ, no leak from the refusals");
+	is_u(destroy(&q->t, MLX5X_CMD_OP_DESTROY_SRQ, srqn), MLX5X_CMD_STAT_BAD_RES,
+	     "DESTROY_SRQ of an XRC SRQ (other command family) -> BAD_RES");
+	is_u(destroy(&q->t, MLX5X_CMD_OP_DESTROY_RMP, srqn), MLX5X_CMD_STAT_BAD_RES,
+	     "DESTROY_RMP of an XRC SRQ -> BAD_RES");
+	memset(in, 0, 16);
+	th_hdr(in, MLX5X_CMD_OP_ARM_XRC_SRQ, 0);
+	PSET(in, MLX5X_SRQ_IN_SRQN, srqn);
+	PSET(in, MLX5X_ARM_RQ_IN_LWM, 3);
+	is_u(run(&q->t, in, 16, out, 16), MLX5X_CMD_STAT_BAD_PARAM,
+	     "ARM_XRC_SRQ with op_mod 0 -> BAD_PARAM");
+	th_hdr(in, MLX5X_CMD_OP_ARM_XRC_SRQ, MLX5X_ARM_XRC_SRQ_OPMOD_XRC_SRQ);
+	is_u(run(&q->t, in, 16, out, 16), 0, "ARM_XRC_SRQ");
+	th_hdr(in, MLX5X_CMD_OP_QUERY_XRC_SRQ, 0);
+	is_u(run(&q->t, in, 16, out, sizeof(out)), 0, "QUERY_XRC_SRQ");
+	srqc = out + MLX5X_QUERY_SRQ_OUT_SRQC_OFF;
+	ok(PGET(srqc, MLX5X_XRC_SRQC_USER_INDEX) == 0x1234 &&
+	   PGET(srqc, MLX5X_SRQC_LWM) == 3 &&
+	   PGET(srqc, MLX5X_SRQC_XRCD) == q->xrcd &&
+	   PGET(srqc, MLX5X_SRQC_STATE) == MLX5X_SRQC_STATE_GOOD,
+	   "... user index, limit, XRC domain, state good");
+	is_u(q->t.e.obj[OBJ_SRQ].slot[srqn] ?
+	     ((struct emu_srq *)q->t.e.obj[OBJ_SRQ].slot[srqn])->eng.uidx : 0,
+	     0x1234, "... and its CQEs will carry the user index");
+	is_u(destroy(&q->t, MLX5X_CMD_OP_DESTROY_XRC_SRQ, srqn), 0,
+	     "DESTROY_XRC_SRQ");
+	is_u(destroy(&q->t, MLX5X_CMD_OP_DESTROY_XRC_SRQ, srqn),
+	     MLX5X_CMD_STAT_BAD_RES, "DESTROY_XRC_SRQ again -> BAD_RES");
+	free(in);
+}
+
+static uint8_t *rmp_in(struct qp_env *q, uint32_t *inlen)
+{
+	uint8_t *in, *wq;
+
+	*inlen = MLX5X_CREATE_RMP_IN_LEN + 8;
+	in = calloc(1, *inlen);
+	wq = in + MLX5X_RMP_CMD_RMPC_OFF + MLX5X_RMPC_WQ_OFF;
+	th_hdr(in, MLX5X_CMD_OP_CREATE_RMP, 0);
+	PSET(in + MLX5X_RMP_CMD_RMPC_OFF, MLX5X_RMPC_STATE,
+	     MLX5X_RMPC_STATE_RDY);
+	PSET(wq, MLX5X_WQ_LOG_SZ, 4);
+	PSET(wq, MLX5X_WQ_LOG_STRIDE, 6);	/* 64-byte WQEs */
+	PSET(wq, MLX5X_WQ_PD, q->t.pd);
+	put_be64(wq + MLX5X_WQ_DBR_ADDR_OFF, th_alloc(&q->t, 64, 64));
+	put_be64(in + MLX5X_CREATE_RMP_IN_PAS_OFF, th_alloc(&q->t, 4096, 4096));
+	return in;
+}
+
+static void rmp_refusals(struct qp_env *q, uint8_t *in, uint32_t inlen)
+{
+	uint8_t *wq = in + MLX5X_RMP_CMD_RMPC_OFF + MLX5X_RMPC_WQ_OFF;
+	uint8_t out[16];
+
+	PSET(in + MLX5X_RMP_CMD_RMPC_OFF, MLX5X_RMPC_STATE, 0);
+	is_u(run(&q->t, in, inlen, out, 16), MLX5X_CMD_STAT_BAD_PARAM,
+	     "CREATE_RMP not in state ready -> BAD_PARAM");
+	PSET(in + MLX5X_RMP_CMD_RMPC_OFF, MLX5X_RMPC_STATE,
+	     MLX5X_RMPC_STATE_RDY);
+	PSET(wq, MLX5X_WQ_TYPE, 1);
+	is_u(run(&q->t, in, inlen, out, 16), MLX5X_CMD_STAT_BAD_PARAM,
+	     "CREATE_RMP of a cyclic WQ (an SRQ is a linked list) -> BAD_PARAM");
+	PSET(wq, MLX5X_WQ_TYPE, MLX5X_WQ_TYPE_LINKED_LIST);
+	PSET(wq, MLX5X_WQ_LOG_STRIDE, 3);
+	is_u(run(&q->t, in, inlen, out, 16), MLX5X_CMD_STAT_BAD_PARAM,
+	     "CREATE_RMP with 8-byte WQEs -> BAD_PARAM");
+	PSET(wq, MLX5X_WQ_LOG_STRIDE, 6);
+	PSET(wq, MLX5X_WQ_LOG_SZ, 9);
+	is_u(run(&q->t, in, inlen, out, 16), MLX5X_CMD_STAT_BAD_INP_LEN,
+	     "CREATE_RMP larger than its PAS list -> BAD_INP_LEN");
+	PSET(wq, MLX5X_WQ_LOG_SZ, 4);
+	PSET(wq, MLX5X_WQ_PD, 0x777);
+	is_u(run(&q->t, in, inlen, out, 16), MLX5X_CMD_STAT_BAD_RES,
+	     "CREATE_RMP in an unknown PD -> BAD_RES");
+	PSET(wq, MLX5X_WQ_PD, q->t.pd);
+	is_u(q->t.e.obj[OBJ_SRQ].live, 0, "no RMP left by the refusals");
+}
+
+static unsigned int modify_rmp(struct qp_env *q, uint32_t rmpn,
+			       uint32_t cur, uint64_t mask, uint16_t lwm)
+{
+	uint8_t in[MLX5X_MODIFY_RMP_IN_LEN] = { 0 }, out[16];
+	uint8_t *rmpc = in + MLX5X_RMP_CMD_RMPC_OFF;
+
+	th_hdr(in, MLX5X_CMD_OP_MODIFY_RMP, 0);
+	PSET(in, MLX5X_RMP_IN_RMPN, rmpn);
+	PSET(in, MLX5X_MODIFY_RMP_IN_STATE, cur);
+	put_be64(in + MLX5X_MODIFY_RMP_IN_BITMASK_OFF, mask);
+	PSET(rmpc, MLX5X_RMPC_STATE, MLX5X_RMPC_STATE_RDY);
+	PSET(rmpc + MLX5X_RMPC_WQ_OFF, MLX5X_WQ_LWM, lwm);
+	return run(&q->t, in, sizeof(in), out, 16);
+}
+
+static void test_rmp(struct qp_env *q)
+{
+	uint8_t out[MLX5X_QUERY_RMP_OUT_LEN], *in, *qin, *wq;
+	uint32_t inlen, qinlen, rmpn, qpn;
+
+	in = rmp_in(q, &inlen);
+	rmp_refusals(q, in, inlen);
+	is_u(run(&q->t, in, inlen, out, 16), 0, "CREATE_RMP");
+	rmpn = PGET(out, MLX5X_CREATE_RMP_OUT_RMPN);
+	qin = qp_in(q, MLX5X_QP_ST_RC, &qinlen);
+	PSET(qin + MLX5X_QP_IN_QPC_OFF, MLX5X_QPC_RQ_TYPE, MLX5X_QP_RQ_SRQ);
+	PSET(qin + MLX5X_QP_IN_QPC_OFF, MLX5X_QPC_SRQN_RMPN_XRQN, rmpn);
+	is_u(run(&q->t, qin, qinlen, out, 16), 0, "CREATE_QP on the RMP");
+	qpn = PGET(out, MLX5X_CREATE_QP_OUT_QPN);
+	is_u(destroy(&q->t, MLX5X_CMD_OP_DESTROY_RMP, rmpn),
+	     MLX5X_CMD_STAT_BAD_RES_STATE, "DESTROY_RMP under a QP -> BAD_RES_STATE");
+	is_u(modify_rmp(q, rmpn, MLX5X_RMPC_STATE_RDY, 2, 5),
+	     MLX5X_CMD_STAT_BAD_PARAM, "MODIFY_RMP of a field other than lwm -> BAD_PARAM");
+	is_u(modify_rmp(q, rmpn, MLX5X_RMPC_STATE_ERR, 1, 5),
+	     MLX5X_CMD_STAT_BAD_RES_STATE,
+	     "MODIFY_RMP naming the wrong current state -> BAD_RES_STATE");
+	is_u(modify_rmp(q, rmpn + 1, MLX5X_RMPC_STATE_RDY, 1, 5),
+	     MLX5X_CMD_STAT_BAD_RES, "MODIFY_RMP of an unknown RMP -> BAD_RES");
+	is_u(modify_rmp(q, rmpn, MLX5X_RMPC_STATE_RDY, 1, 5), 0,
+	     "MODIFY_RMP lwm (arm the limit)");
+	memset(in, 0, 16);
+	th_hdr(in, MLX5X_CMD_OP_QUERY_RMP, 0);
+	PSET(in, MLX5X_RMP_IN_RMPN, rmpn);
+	is_u(run(&q->t, in, 16, out, sizeof(out)), 0, "QUERY_RMP");
+	wq = out + MLX5X_RMP_CMD_RMPC_OFF + MLX5X_RMPC_WQ_OFF;
+	ok(PGET(out + MLX5X_RMP_CMD_RMPC_OFF, MLX5X_RMPC_STATE) ==
+	   MLX5X_RMPC_STATE_RDY && PGET(wq, MLX5X_WQ_LWM) == 5 &&
+	   PGET(wq, MLX5X_WQ_LOG_STRIDE) == 6 && PGET(wq, MLX5X_WQ_PD) == q->t.pd,
+	   "... ready, limit 5, 64-byte WQEs, its PD");
+	th_hdr(in, MLX5X_CMD_OP_QUERY_SRQ, 0);
+	is_u(run(&q->t, in, 16, out, sizeof(out)), MLX5X_CMD_STAT_BAD_RES,
+	     "QUERY_SRQ of an RMP -> BAD_RES");
+	is_u(destroy(&q->t, MLX5X_CMD_OP_DESTROY_QP, qpn), 0, "DESTROY_QP");
+	is_u(destroy(&q->t, MLX5X_CMD_OP_DESTROY_RMP, rmpn), 0, "DESTROY_RMP");
+	is_u(q->t.e.obj[OBJ_SRQ].live, 0, "no SRQ left");
+	free(qin);
+	free(in);
+}
+
+static void test_srq_issi1(void)
+{
+	struct qp_env q;
+
+	qp_env(&q);
+	test_xrc_srq(&q);
+	test_rmp(&q);
+	th_teardown(&q.t);
+}
+
 static void test_leaks(void)
 {
 	uint8_t in[16] = { 0 }, out[16];
@@ -479,6 +652,7 @@ int main(void)
 	test_qp_create();
 	test_qp_states();
 	test_srq();
+	test_srq_issi1();
 	test_leaks();
 	return tap_done();
 }
