@@ -84,9 +84,11 @@ fail_early() {
 # --- per-lane defaults --------------------------------------------------
 
 lane_defaults() {
-	# TCG is slow; rxe stays lean so `make check` stays within budget.
+	# TCG is slow, but 1000 pingpong iterations cost seconds (rxe at
+	# 64 KiB, the slowest, about 5 s a mode): enough to catch a lost
+	# completion event, which a few hundred round trips may not.
 	PP_SIZES=${MLX5X_E2E_PP_SIZES:-"1 4096 65536"}
-	PP_ITERS=${MLX5X_E2E_PP_ITERS:-200}
+	PP_ITERS=${MLX5X_E2E_PP_ITERS:-1000}
 	PERF_ITERS=${MLX5X_E2E_PERF_ITERS:-500}
 	PERF_BW_ITERS=${MLX5X_E2E_PERF_BW_ITERS:-200}
 	PY_ONLY=${MLX5X_E2E_PY_ONLY:-}
@@ -118,7 +120,7 @@ write_env() {
 	SUITE=$SUITE
 	PP_SIZES="$PP_SIZES"
 	PP_ITERS=$PP_ITERS
-	PP_TIMEOUT=120
+	PP_TIMEOUT=$((120 + PP_ITERS / 5))
 	PERF_ITERS=$PERF_ITERS
 	PERF_BW_ITERS=$PERF_BW_ITERS
 	PERF_TIMEOUT=180
