@@ -100,6 +100,10 @@ suite_perftest() {
 # single-process runner segfaults mid-run), each under its own alarm.
 suite_pyverbs() {
 	local tests=/usr/src/rdma/rdma-core/tests rc
+	# 2 MiB pages for the huge-page traffic tests (128 MiB of the guest's
+	# RAM): MRs on them take the large-page translation paths.
+	echo 64 > /proc/sys/vm/nr_hugepages 2>/dev/null ||
+		say "pyverbs: no 2 MiB huge pages ($(cat /proc/sys/vm/nr_hugepages 2>&1))"
 	say "pyverbs: importing the test modules (10-20 s)"
 	( cd "$tests" && timeout -k 10 "$PY_TOTAL_TIMEOUT" python3 /job/pyverbs-run.py \
 		--dev "$DEV" ${GIDX:+--gid "$GIDX"} --timeout "$PY_TIMEOUT" \
