@@ -176,6 +176,10 @@ enum {
 	MLX5X_MODIFY_CQ_SEL_COUNT	= 1 << 1,
 	MLX5X_MODIFY_CQ_SEL_OI		= 1 << 2,
 	MLX5X_MODIFY_CQ_SEL_PERIOD_MODE	= 1 << 4,
+	/* op_mod RESIZE: which cqc fields the new ring takes */
+	MLX5X_MODIFY_CQ_RESIZE_LOG_SIZE	= 1 << 0,
+	MLX5X_MODIFY_CQ_RESIZE_PG_OFFSET = 1 << 1,
+	MLX5X_MODIFY_CQ_RESIZE_PG_SIZE	= 1 << 2,
 };
 
 enum {

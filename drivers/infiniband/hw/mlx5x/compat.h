@@ -76,6 +76,19 @@ static inline struct ib_udata *mlx5x_create_cq_udata(struct ib_udata *udata)
 #endif
 
 /*
+ * resize_cq: 7.x renames the op resize_user_cq (only user CQs resize)
+ * and passes the size unsigned.  The driver's op takes a
+ * mlx5x_resize_cqe_t and is installed as MLX5X_RESIZE_CQ_OP.
+ */
+#ifdef HAVE_RESIZE_USER_CQ
+#define MLX5X_RESIZE_CQ_OP	resize_user_cq
+#define mlx5x_resize_cqe_t	unsigned int
+#else
+#define MLX5X_RESIZE_CQ_OP	resize_cq
+#define mlx5x_resize_cqe_t	int
+#endif
+
+/*
  * Bottom halves.  6.9 added BH workqueues (system_bh_wq) to replace
  * tasklets; use one where the kernel has it, a tasklet otherwise.  Both
  * run in softirq context on the scheduling CPU, never concurrently with

@@ -12,6 +12,10 @@
  * mlx5x_cq_quiesce() waits out the interrupt handler, drops a queued
  * notification and waits for a running one, so no handler can touch the
  * CQ once the core frees it.
+ *
+ * Resize hands the device a new ring libmlx5 allocated; the device
+ * writes a RESIZE entry into the old one, up to which libmlx5 copies
+ * what it has not polled, and goes on in the new ring.
  */
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -59,6 +63,36 @@ int mlx5x_cq_check_req(const struct mlx5_ib_create_cq *ucmd,
 	if (!ucmd->buf_addr || !PAGE_ALIGNED(ucmd->buf_addr))
 		return -EINVAL;
 	if (cqe < 1 || (u32)cqe >= max)
+		return -EINVAL;
+	*entries = roundup_pow_of_two((u32)cqe + 1);
+	return 0;
+}
+
+/**
+ * mlx5x_cq_resize_check() - validate a user CQ resize request
+ * @ucmd: libmlx5's request (struct mlx5_ib_resize_cq)
+ * @caps: device limits
+ * @cqe: CQEs asked for
+ * @cqe_size: CQE size of the CQ as created
+ * @entries: new ring size on success (a power of two > @cqe)
+ *
+ * The CQE size stays what it was (libmlx5 never changes it, and its
+ * poll loop assumes one size); the ring is page aligned, as at creation.
+ *
+ * Return: 0, -EINVAL for a bad size, address or reserved field, and
+ * -EOPNOTSUPP when the device cannot resize.
+ */
+int mlx5x_cq_resize_check(const struct mlx5_ib_resize_cq *ucmd,
+			  const struct mlx5x_verbs_caps *caps, int cqe,
+			  u16 cqe_size, u32 *entries)
+{
+	if (!caps->cq_resize)
+		return -EOPNOTSUPP;
+	if (ucmd->reserved0 || ucmd->reserved1 || ucmd->cqe_size != cqe_size)
+		return -EINVAL;
+	if (!ucmd->buf_addr || !PAGE_ALIGNED(ucmd->buf_addr))
+		return -EINVAL;
+	if (cqe < 1 || (u32)cqe >= 1U << caps->log_max_cq_sz)
 		return -EINVAL;
 	*entries = roundup_pow_of_two((u32)cqe + 1);
 	return 0;
@@ -217,6 +251,8 @@ int mlx5x_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (err)
 		goto err_destroy;
 	ibcq->cqe = entries - 1;
+	cq->cqe_size = ucmd.cqe_size;
+	mutex_init(&cq->resize_lock);
 	return 0;
 
 err_destroy:
@@ -243,5 +279,85 @@ int mlx5x_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 		return err;
 	cq_unpin(cq->uctx, cq);
 	mlx5x_uar_put(cq->uar);
+	mutex_destroy(&cq->resize_lock);
 	return 0;
+}
+
+/* Pin the new ring; fill @p's buffer fields. */
+static struct ib_umem *cq_resize_pin(struct mlx5x_ib_dev *dev, u64 addr,
+				     size_t bytes, struct mlx5x_cq_params *p)
+{
+	struct ib_umem *umem;
+
+	umem = ib_umem_get_va(&dev->ibdev, addr, bytes, IB_ACCESS_LOCAL_WRITE);
+	if (IS_ERR(umem))
+		return umem;
+	p->pas.umem = umem;
+	p->pas.pgsz = ib_umem_find_best_pgoff(umem, MLX5X_CQ_PGSZ_BITMAP, 0);
+	if (!p->pas.pgsz) {
+		ib_umem_release(umem);
+		return ERR_PTR(-EINVAL);
+	}
+	p->pas.n = ib_umem_num_dma_blocks(umem, p->pas.pgsz);
+	return umem;
+}
+
+static int cq_resize_locked(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq,
+			    const struct mlx5_ib_resize_cq *ucmd, u32 entries)
+{
+	struct mlx5x_cq_params p = {
+		.log_size = ilog2(entries),
+		.cqe_128 = cq->cqe_size == MLX5X_CQE_SIZE_LARGE,
+	};
+	struct ib_umem *umem;
+	int err;
+
+	lockdep_assert_held(&cq->resize_lock);
+	umem = cq_resize_pin(dev, ucmd->buf_addr,
+			     (size_t)entries * cq->cqe_size, &p);
+	if (IS_ERR(umem))
+		return PTR_ERR(umem);
+	err = mlx5x_fw_resize_cq(dev->cmd, cq->mcq.cqn, &p);
+	if (err) {
+		ib_umem_release(umem);
+		return err;
+	}
+	/* the device has left the old ring: it may go */
+	ib_umem_release(cq->umem);
+	cq->umem = umem;
+	cq->ibcq.cqe = entries - 1;
+	return 0;
+}
+
+int mlx5x_ib_resize_cq(struct ib_cq *ibcq, mlx5x_resize_cqe_t cqe,
+		       struct ib_udata *udata)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibcq->device);
+	struct mlx5x_ib_cq *cq = to_mcq(ibcq);
+	struct mlx5_ib_resize_cq ucmd;
+	u32 entries;
+	int err;
+
+	if (!udata)
+		return -EOPNOTSUPP;
+	/* negative (an int on older kernels) or beyond any CQ */
+	if ((u64)cqe > INT_MAX)
+		return -EINVAL;
+	err = mlx5x_ib_udata_in(udata, &ucmd, sizeof(ucmd), sizeof(ucmd));
+	if (!err)
+		err = mlx5x_cq_resize_check(&ucmd, &dev->caps, (int)cqe,
+					    cq->cqe_size, &entries);
+	if (err)
+		goto out;
+	mutex_lock(&cq->resize_lock);
+	/* the same ring size: nothing to hand over (libmlx5 checks too) */
+	if (entries != (u32)ibcq->cqe + 1)
+		err = cq_resize_locked(dev, cq, &ucmd, entries);
+	mutex_unlock(&cq->resize_lock);
+out:
+	/* a ring smaller than what is not yet polled is refused: not rare */
+	if (err)
+		ibdev_dbg(ibcq->device, "resize_cq 0x%x to %d: %d\n",
+			  cq->mcq.cqn, (int)cqe, err);
+	return err;
 }

@@ -66,6 +66,8 @@ void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
 	c->num_ports = MLX5X_GET(cap, MLX5X_CAP_NUM_PORTS);
 	c->port_type = MLX5X_GET(cap, MLX5X_CAP_PORT_TYPE);
 	c->cqe_version = MLX5X_GET(cap, MLX5X_CAP_CQE_VERSION);
+	c->cq_resize = MLX5X_GET(cap, MLX5X_CAP_CQ_RESIZE);
+	c->block_lb_mc = MLX5X_GET(cap, MLX5X_CAP_BLOCK_LB_MC);
 	c->pkv = MLX5X_GET(cap, MLX5X_CAP_PKV);
 	c->qkv = MLX5X_GET(cap, MLX5X_CAP_QKV);
 	c->device_frequency_khz = MLX5X_GET(cap, MLX5X_CAP_DEVICE_FREQUENCY_KHZ);
@@ -422,6 +424,54 @@ int mlx5x_fw_create_cq(struct mlx5x_cmd *cmd,
 	return err;
 }
 
+/*
+ * MODIFY_CQ op_mod RESIZE, past the header: the CQ, the fields the new
+ * ring takes (size, CQE size, page size and offset) and, in the caller's
+ * box, its pages.  The device writes a RESIZE entry in the old ring,
+ * where libmlx5 stops copying the entries it has not polled yet.
+ */
+void mlx5x_cqc_resize_encode(void *in, u32 cqn,
+			     const struct mlx5x_cq_params *p)
+{
+	u8 *cqc = (u8 *)in + MLX5X_MODIFY_CQ_IN_CQC_OFF;
+
+	MLX5X_SET(in, MLX5X_CQ_IN_CQN, cqn);
+	*(__be32 *)((u8 *)in + MLX5X_MODIFY_CQ_IN_FIELD_SELECT_OFF) =
+		cpu_to_be32(MLX5X_MODIFY_CQ_RESIZE_LOG_SIZE |
+			    MLX5X_MODIFY_CQ_RESIZE_PG_OFFSET |
+			    MLX5X_MODIFY_CQ_RESIZE_PG_SIZE);
+	MLX5X_SET(cqc, MLX5X_CQC_CQE_SZ,
+		  p->cqe_128 ? MLX5X_CQE_SIZE_128 : MLX5X_CQE_SIZE_64);
+	MLX5X_SET(cqc, MLX5X_CQC_LOG_CQ_SIZE, p->log_size);
+	MLX5X_SET(cqc, MLX5X_CQC_LOG_PAGE_SIZE, fw_log_page_size(p->pas.pgsz));
+	MLX5X_SET(cqc, MLX5X_CQC_PAGE_OFFSET, p->pas.page_offset);
+}
+
+/*
+ * Quiet: the device refuses a ring too small for the entries not yet
+ * polled, an ordinary outcome the caller reports (-EINVAL).
+ */
+int mlx5x_fw_resize_cq(struct mlx5x_cmd *cmd, u32 cqn,
+		       const struct mlx5x_cq_params *p)
+{
+	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
+	size_t inlen;
+	void *in;
+	int err;
+
+	in = fw_pas_box(MLX5X_CMD_OP_MODIFY_CQ, MLX5X_CREATE_CQ_IN_LEN,
+			MLX5X_MODIFY_CQ_IN_PAS_OFF, &p->pas, p->pas.n, &inlen);
+	if (!in)
+		return -ENOMEM;
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_MODIFY_CQ,
+			 MLX5X_MODIFY_CQ_OPMOD_RESIZE);
+	mlx5x_cqc_resize_encode(in, cqn, p);
+	err = mlx5x_cmd_exec_flags(cmd, in, inlen, out, sizeof(out),
+				   MLX5X_CMD_F_QUIET);
+	kvfree(in);
+	return err;
+}
+
 /* ---- queue pairs ---- */
 
 void mlx5x_qpc_create_encode(void *qpc, const struct mlx5x_qp_params *p)
@@ -430,6 +480,7 @@ void mlx5x_qpc_create_encode(void *qpc, const struct mlx5x_qp_params *p)
 	MLX5X_SET(qpc, MLX5X_QPC_ST, p->st);
 	MLX5X_SET(qpc, MLX5X_QPC_PM_STATE, MLX5X_QP_PM_STATE_MIGRATED);
 	MLX5X_SET(qpc, MLX5X_QPC_PD, p->pdn);
+	MLX5X_SET(qpc, MLX5X_QPC_BLOCK_LB_MC, p->block_lb_mc);
 	if (p->rq_wqe_shift) {
 		MLX5X_SET(qpc, MLX5X_QPC_RQ_TYPE, MLX5X_QP_RQ_NON_ZERO);
 		MLX5X_SET(qpc, MLX5X_QPC_LOG_RQ_SIZE, p->log_rq_size);
@@ -535,6 +586,8 @@ void mlx5x_qpc_mod_encode(void *qpc, const struct mlx5x_qp_mod *m)
 		MLX5X_SET(qpc, MLX5X_QPC_RNR_RETRY, m->rnr_retry);
 	if (f & MLX5X_QPM_SRA)
 		MLX5X_SET(qpc, MLX5X_QPC_LOG_SRA_MAX, m->log_sra_max);
+	if (f & MLX5X_QPM_QKEY)
+		MLX5X_SET(qpc, MLX5X_QPC_Q_KEY, m->qkey);
 }
 
 static void qpc_path_decode(const void *qpc, struct mlx5x_qp_path *path)
@@ -563,7 +616,7 @@ void mlx5x_qpc_decode(const void *qpc, struct mlx5x_qp_mod *m)
 		    MLX5X_QPM_AV | MLX5X_QPM_ACK_TIMEOUT | MLX5X_QPM_MTU |
 		    MLX5X_QPM_RQPN | MLX5X_QPM_RQ_PSN | MLX5X_QPM_RRA |
 		    MLX5X_QPM_RNR_TIMER | MLX5X_QPM_SQ_PSN | MLX5X_QPM_RETRY |
-		    MLX5X_QPM_RNR_RETRY | MLX5X_QPM_SRA;
+		    MLX5X_QPM_RNR_RETRY | MLX5X_QPM_SRA | MLX5X_QPM_QKEY;
 	m->state = MLX5X_GET(qpc, MLX5X_QPC_STATE);
 	m->pm_state = MLX5X_GET(qpc, MLX5X_QPC_PM_STATE);
 	m->rre = MLX5X_GET(qpc, MLX5X_QPC_RRE);
@@ -580,6 +633,7 @@ void mlx5x_qpc_decode(const void *qpc, struct mlx5x_qp_mod *m)
 	m->retry_count = MLX5X_GET(qpc, MLX5X_QPC_RETRY_COUNT);
 	m->rnr_retry = MLX5X_GET(qpc, MLX5X_QPC_RNR_RETRY);
 	m->log_sra_max = MLX5X_GET(qpc, MLX5X_QPC_LOG_SRA_MAX);
+	m->qkey = MLX5X_GET(qpc, MLX5X_QPC_Q_KEY);
 }
 
 /*

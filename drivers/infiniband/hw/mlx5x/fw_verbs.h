@@ -35,6 +35,8 @@ struct mlx5x_cmd;
  * @num_ports: physical ports
  * @port_type: 0 = InfiniBand, 1 = Ethernet
  * @cqe_version: CQE format the device writes (0 or 1)
+ * @cq_resize: MODIFY_CQ can resize a CQ
+ * @block_lb_mc: a QP can be kept from receiving its own multicast
  * @atomic: 8-byte compare-and-swap and fetch-and-add on RC QPs, in host
  *	byte order (decoded from the atomic capabilities)
  * @pkv: P_Key violation counter
@@ -61,6 +63,8 @@ struct mlx5x_verbs_caps {
 	u8 num_ports;
 	u8 port_type;
 	u8 cqe_version;
+	bool cq_resize;
+	bool block_lb_mc;
 	bool atomic;
 	bool pkv;
 	bool qkv;
@@ -231,6 +235,7 @@ struct mlx5x_qp_path {
 #define MLX5X_QPM_RETRY		BIT(11)
 #define MLX5X_QPM_RNR_RETRY	BIT(12)
 #define MLX5X_QPM_SRA		BIT(13)	/* log_sra_max */
+#define MLX5X_QPM_QKEY		BIT(14)	/* qkey (UD) */
 
 /**
  * struct mlx5x_qp_mod - QP context fields of a state transition or query
@@ -250,6 +255,7 @@ struct mlx5x_qp_path {
  * @retry_count: transport retries
  * @rnr_retry: RNR retries (7 = infinite)
  * @log_sra_max: log2 of the outstanding RDMA reads/atomics
+ * @qkey: Q_Key a UD QP accepts and sends with by default
  * @pm_state: path migration state (QUERY_QP only)
  */
 struct mlx5x_qp_mod {
@@ -269,11 +275,12 @@ struct mlx5x_qp_mod {
 	u8 retry_count;
 	u8 rnr_retry;
 	u8 log_sra_max;
+	u32 qkey;
 	u8 pm_state;
 };
 
 /**
- * struct mlx5x_qp_params - CREATE_QP of a user RC QP
+ * struct mlx5x_qp_params - CREATE_QP of a user RC, UC or UD QP
  * @st: service type (MLX5X_QP_ST_*)
  * @pdn: protection domain
  * @uar: UAR index of the send doorbell
@@ -284,6 +291,7 @@ struct mlx5x_qp_mod {
  * @rq_wqe_shift: log2 of the receive WQE stride, 0 = no receive queue
  * @log_sq_size: log2 of the send WQEBBs (with @has_sq)
  * @has_sq: the QP has a send queue
+ * @block_lb_mc: drop multicast the QP itself sent
  * @dbr: bus address of the doorbell record
  * @pas: the work queue buffer, receive queue first
  */
@@ -298,6 +306,7 @@ struct mlx5x_qp_params {
 	u8 rq_wqe_shift;
 	u8 log_sq_size;
 	bool has_sq;
+	bool block_lb_mc;
 	dma_addr_t dbr;
 	struct mlx5x_pas pas;
 };
@@ -320,6 +329,8 @@ int mlx5x_fw_create_mkey(struct mlx5x_cmd *cmd,
 int mlx5x_fw_destroy_mkey(struct mlx5x_cmd *cmd, u32 index);
 int mlx5x_fw_create_cq(struct mlx5x_cmd *cmd,
 		       const struct mlx5x_cq_params *p, u32 *cqn);
+int mlx5x_fw_resize_cq(struct mlx5x_cmd *cmd, u32 cqn,
+		       const struct mlx5x_cq_params *p);
 int mlx5x_fw_create_qp(struct mlx5x_cmd *cmd,
 		       const struct mlx5x_qp_params *p, u32 *qpn);
 int mlx5x_fw_modify_qp(struct mlx5x_cmd *cmd, u16 opcode, u32 qpn,
@@ -334,6 +345,8 @@ void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
 void mlx5x_vport_ctx_decode(const void *hvc, struct mlx5x_vport_ctx *ctx);
 void mlx5x_mkc_encode(void *mkc, const struct mlx5x_mkey_params *p);
 void mlx5x_cqc_encode(void *cqc, const struct mlx5x_cq_params *p);
+void mlx5x_cqc_resize_encode(void *in, u32 cqn,
+			     const struct mlx5x_cq_params *p);
 void mlx5x_qpc_create_encode(void *qpc, const struct mlx5x_qp_params *p);
 void mlx5x_qpc_mod_encode(void *qpc, const struct mlx5x_qp_mod *m);
 void mlx5x_qpc_decode(const void *qpc, struct mlx5x_qp_mod *m);

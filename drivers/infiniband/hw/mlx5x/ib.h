@@ -6,9 +6,10 @@
  * checked here before anything reaches the device.
  *
  * Files: ib_main.c (registration, device/port queries, events),
- * ucontext.c (contexts, UAR objects, mmap, doorbell records), pd.c (PDs
- * and MRs), cq.c, qp.c.  None of them builds a command: they fill the
- * typed parameters of fw_verbs.h.
+ * ucontext.c (contexts, UAR objects, mmap, doorbell records, context
+ * and PD import), pd.c (PDs, MRs and their re-registration), cq.c (CQs
+ * and resize), qp.c (RC, UC and UD QPs).  None of them builds a
+ * command: they fill the typed parameters of fw_verbs.h.
  */
 #ifndef MLX5X_IB_H
 #define MLX5X_IB_H
@@ -178,11 +179,29 @@ struct mlx5x_ib_pd {
  * @ibmr: core object
  * @umem: the pinned memory
  * @index: mkey index
+ * @access: IB access flags it was registered with
  */
 struct mlx5x_ib_mr {
 	struct ib_mr ibmr;
 	struct ib_umem *umem;
 	u32 index;
+	int access;
+};
+
+/**
+ * struct mlx5x_mr_reg - what a user MR registration names
+ * @pd: protection domain
+ * @access: IB access flags
+ * @start: user address of the memory
+ * @length: bytes
+ * @iova: address the key translates from
+ */
+struct mlx5x_mr_reg {
+	struct ib_pd *pd;
+	int access;
+	u64 start;
+	u64 length;
+	u64 iova;
 };
 
 /**
@@ -194,6 +213,8 @@ struct mlx5x_ib_mr {
  * @db: its doorbell record
  * @uar: the UAR whose doorbell arms it (reference held)
  * @eq: completion EQ it reports to
+ * @cqe_size: bytes per CQE (64 or 128), fixed at creation
+ * @resize_lock: serializes resizes; protects @umem and ibcq.cqe
  */
 struct mlx5x_ib_cq {
 	struct ib_cq ibcq;
@@ -203,6 +224,8 @@ struct mlx5x_ib_cq {
 	struct mlx5x_db db;
 	struct mlx5x_uar_entry *uar;
 	struct mlx5x_eq *eq;
+	u16 cqe_size;
+	struct mutex resize_lock; /* umem, ibcq.cqe */
 };
 
 /**
@@ -222,7 +245,7 @@ struct mlx5x_qp_sizes {
 };
 
 /**
- * struct mlx5x_ib_qp - user RC QP
+ * struct mlx5x_ib_qp - user RC, UC or UD QP
  * @ibqp: core object; first member
  * @uctx: the context it belongs to
  * @umem: the work queue buffer
@@ -297,6 +320,8 @@ int mlx5x_ib_udata_in(struct ib_udata *udata, void *req, size_t min,
 int mlx5x_ib_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata);
 void mlx5x_ib_dealloc_ucontext(struct ib_ucontext *ibuc);
 void mlx5x_ib_disassociate_ucontext(struct ib_ucontext *ibuc);
+int mlx5x_ib_query_ucontext(struct ib_ucontext *ibuc,
+			    struct uverbs_attr_bundle *attrs);
 int mlx5x_ib_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma);
 void mlx5x_ib_mmap_free(struct rdma_user_mmap_entry *entry);
 struct mlx5x_uar_entry *mlx5x_uar_get(struct mlx5x_ib_ucontext *uctx,
@@ -315,11 +340,16 @@ struct ib_mr *mlx5x_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				   MLX5X_REG_USER_MR_DMAH_ARG
 				   struct ib_udata *udata);
 int mlx5x_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+struct ib_mr *mlx5x_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
+				     u64 length, u64 virt_addr, int access,
+				     struct ib_pd *pd, struct ib_udata *udata);
 
 /* cq.c */
 int mlx5x_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		       struct mlx5x_create_cq_arg *arg);
 int mlx5x_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int mlx5x_ib_resize_cq(struct ib_cq *ibcq, mlx5x_resize_cqe_t cqe,
+		       struct ib_udata *udata);
 
 /* qp.c */
 int mlx5x_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
@@ -344,6 +374,11 @@ int mlx5x_mr_access(int ib_access, bool atomic, u8 *mkey_access);
 int mlx5x_cq_check_req(const struct mlx5_ib_create_cq *ucmd,
 		       const struct mlx5x_verbs_caps *caps, int cqe,
 		       u32 flags, u32 *entries);
+int mlx5x_mr_rereg_args(int flags, const struct mlx5x_mr_reg *old,
+			struct mlx5x_mr_reg *req);
+int mlx5x_cq_resize_check(const struct mlx5_ib_resize_cq *ucmd,
+			  const struct mlx5x_verbs_caps *caps, int cqe,
+			  u16 cqe_size, u32 *entries);
 int mlx5x_qp_user_sizes(const struct mlx5_ib_create_qp *ucmd,
 			const struct ib_qp_cap *cap,
 			const struct mlx5x_verbs_caps *caps,
@@ -353,8 +388,12 @@ int mlx5x_qp_check_flags(const struct mlx5_ib_create_qp *ucmd,
 int mlx5x_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
 			u16 *opcode);
 int mlx5x_qp_attr_to_mod(const struct ib_qp_attr *attr, int mask,
-			 u16 opcode, const struct mlx5x_verbs_caps *caps,
+			 enum ib_qp_type type, u16 opcode,
+			 const struct mlx5x_verbs_caps *caps,
 			 struct mlx5x_qp_mod *m, u32 *optpar);
+int mlx5x_qp_type_to_st(enum ib_qp_type type, u8 *st);
+int mlx5x_qp_check_init_attr(const struct ib_qp_init_attr *attr,
+			     const struct mlx5x_verbs_caps *caps);
 enum ib_qp_state mlx5x_qp_state_to_ib(u8 state);
 bool mlx5x_page_offset_quantize(u64 dma_start, unsigned long pgsz,
 				unsigned int *quant);

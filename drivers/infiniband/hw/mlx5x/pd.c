@@ -5,6 +5,10 @@
  * A user MR is pinned with ib_umem and described to the device as an
  * MTT-mode memory key: one translation entry per device page, the
  * largest page size the pinned memory allows.  lkey = rkey = the key.
+ *
+ * Re-registration builds a new key (and pins again when the range
+ * changes) and hands the core a new MR, which then retires the old one:
+ * what mlx5_ib does when it cannot patch a key in place with UMR.
  */
 #include <linux/log2.h>
 #include <linux/slab.h>
@@ -116,10 +120,8 @@ static int mr_create_mkey(struct mlx5x_ib_dev *dev, struct mlx5x_ib_pd *pd,
 	return 0;
 }
 
-struct ib_mr *mlx5x_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
-				   u64 virt_addr, int access,
-				   MLX5X_REG_USER_MR_DMAH_ARG
-				   struct ib_udata *udata)
+static struct ib_mr *mr_reg(struct ib_pd *ibpd, u64 start, u64 length,
+			    u64 virt_addr, int access, struct ib_udata *udata)
 {
 	struct mlx5x_ib_dev *dev = to_mibdev(ibpd->device);
 	struct mlx5x_ib_mr *mr;
@@ -148,6 +150,10 @@ struct ib_mr *mlx5x_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 			     mkey_access);
 	if (err)
 		goto err_umem;
+	mr->access = access;
+	/* rereg without a new range reads them back */
+	mr->ibmr.iova = virt_addr;
+	mr->ibmr.length = length;
 	return &mr->ibmr;
 
 err_umem:
@@ -159,6 +165,67 @@ err_out:
 		  length, access, err);
 	atomic64_inc(&dev->stats.mr_err);
 	return ERR_PTR(err);
+}
+
+struct ib_mr *mlx5x_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+				   u64 virt_addr, int access,
+				   MLX5X_REG_USER_MR_DMAH_ARG
+				   struct ib_udata *udata)
+{
+	return mr_reg(ibpd, start, length, virt_addr, access, udata);
+}
+
+/**
+ * mlx5x_mr_rereg_args() - the registration a re-registration amounts to
+ * @flags: IB_MR_REREG_* of the request
+ * @old: the MR's registration (pd, access, start, length, iova)
+ * @req: the request's values; on success, every field the request does
+ *	not change is taken from @old
+ *
+ * Return: 0, or -EOPNOTSUPP for an unknown flag.
+ */
+int mlx5x_mr_rereg_args(int flags, const struct mlx5x_mr_reg *old,
+			struct mlx5x_mr_reg *req)
+{
+	if (flags & ~(IB_MR_REREG_TRANS | IB_MR_REREG_PD | IB_MR_REREG_ACCESS))
+		return -EOPNOTSUPP;
+	if (!(flags & IB_MR_REREG_PD))
+		req->pd = old->pd;
+	if (!(flags & IB_MR_REREG_ACCESS))
+		req->access = old->access;
+	if (!(flags & IB_MR_REREG_TRANS)) {
+		req->start = old->start;
+		req->length = old->length;
+		req->iova = old->iova;
+	}
+	return 0;
+}
+
+/*
+ * Always a new MR: the core puts it in the old one's place and
+ * deregisters the old one, so a failure leaves the old MR as it was.
+ */
+struct ib_mr *mlx5x_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
+				     u64 length, u64 virt_addr, int access,
+				     struct ib_pd *pd, struct ib_udata *udata)
+{
+	struct mlx5x_ib_mr *mr = to_mmr(ibmr);
+	struct mlx5x_mr_reg old = {
+		.pd = ibmr->pd, .access = mr->access,
+		.start = mr->umem->address, .length = ibmr->length,
+		.iova = ibmr->iova,
+	};
+	struct mlx5x_mr_reg req = {
+		.pd = pd, .access = access, .start = start, .length = length,
+		.iova = virt_addr,
+	};
+	int err;
+
+	err = mlx5x_mr_rereg_args(flags, &old, &req);
+	if (err)
+		return ERR_PTR(err);
+	return mr_reg(req.pd, req.start, req.length, req.iova, req.access,
+		      udata);
 }
 
 /* The key goes first: the device must stop using the pages it names. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * User RC queue pairs.
+ * User RC, UC and UD queue pairs.
  *
  * libmlx5 lays out the work queue buffer (receive queue first, send
  * queue after it) and the doorbell record and sends their geometry in
@@ -10,6 +10,13 @@
  * fields that transition takes, plus the optional ones the caller asked
  * for (opt_param_mask).  QUERY_QP is the truth about the state: the
  * device moves a QP to ERR on its own.
+ *
+ * UC is RC without reads, atomics and the acknowledgment machinery;
+ * UD takes a Q_Key and no remote address (each send WQE carries one,
+ * built by libmlx5: an InfiniBand address handle never reaches the
+ * kernel).  The per-type differences are tables: which attributes each
+ * transition takes (qp_trans_attrs_rc/_ud) and which opt_param_mask bits
+ * the type has (qp_type_optpar()).
  *
  * Other QP types, SRQs and kernel QPs are -EOPNOTSUPP, which the
  * rdma-core tests turn into skips.
@@ -36,6 +43,7 @@
 #define MLX5X_STAT_RATE_OFFSET	5	/* IB rate n is device rate n + 5 */
 #define MLX5X_STAT_RATE_MAX	15
 #define MLX5X_INVALID_BFREG	BIT(31)		/* resp.bfreg_index: unused */
+#define MLX5X_UD_LOG_MSG_MAX	12		/* a datagram is one 4 KiB MTU */
 
 /* ---- QP table for async events ---- */
 
@@ -218,10 +226,49 @@ static int qp_read_req(struct ib_udata *udata, u8 cqe_version,
 	return mlx5x_qp_check_flags(ucmd, cqe_version);
 }
 
-static int qp_check_attr(const struct ib_qp_init_attr *attr)
+/**
+ * mlx5x_qp_type_to_st() - service type of an IB QP type
+ * @type: the type asked for
+ * @st: qpc.st on success
+ *
+ * Return: 0, or -EOPNOTSUPP for the types mlx5x does not create.
+ */
+int mlx5x_qp_type_to_st(enum ib_qp_type type, u8 *st)
 {
-	if (attr->qp_type != IB_QPT_RC || attr->srq || attr->create_flags ||
-	    attr->rwq_ind_tbl || attr->xrcd)
+	switch (type) {
+	case IB_QPT_RC:
+		*st = MLX5X_QP_ST_RC;
+		return 0;
+	case IB_QPT_UC:
+		*st = MLX5X_QP_ST_UC;
+		return 0;
+	case IB_QPT_UD:
+		*st = MLX5X_QP_ST_UD;
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+/**
+ * mlx5x_qp_check_init_attr() - what of a QP request mlx5x can create
+ * @attr: the request
+ * @caps: device capabilities
+ *
+ * The only creation flag is blocking multicast loopback, when the device
+ * has it (pyverbs asks for it at random on UD QPs of Mellanox devices).
+ *
+ * Return: 0, -EOPNOTSUPP for a type or feature mlx5x does not offer,
+ * -EINVAL without CQs.
+ */
+int mlx5x_qp_check_init_attr(const struct ib_qp_init_attr *attr,
+			     const struct mlx5x_verbs_caps *caps)
+{
+	u32 flags = caps->block_lb_mc ? IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK : 0;
+	u8 st;
+
+	if (mlx5x_qp_type_to_st(attr->qp_type, &st) || attr->srq ||
+	    attr->create_flags & ~flags || attr->rwq_ind_tbl || attr->xrcd)
 		return -EOPNOTSUPP;
 	if (!attr->send_cq || !attr->recv_cq)
 		return -EINVAL;
@@ -258,7 +305,6 @@ static int qp_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 {
 	const struct mlx5x_qp_sizes *sz = &qp->sizes;
 	struct mlx5x_qp_params p = {
-		.st = MLX5X_QP_ST_RC,
 		.pdn = to_mpd(qp->ibqp.pd)->pdn,
 		.uar = qp->uar->index,
 		.user_index = ucmd->uidx,
@@ -267,6 +313,8 @@ static int qp_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 		.rq_wqe_shift = sz->rq_wqe_cnt ? sz->rq_wqe_shift : 0,
 		.log_rq_size = sz->rq_wqe_cnt ? ilog2(sz->rq_wqe_cnt) : 0,
 		.has_sq = sz->sq_wqe_cnt,
+		.block_lb_mc = attr->create_flags &
+			       IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK,
 		.log_sq_size = sz->sq_wqe_cnt ? ilog2(sz->sq_wqe_cnt) : 0,
 		.dbr = qp->db.dma,
 		.pas = *pas,
@@ -274,7 +322,9 @@ static int qp_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	u32 qpn;
 	int err;
 
-	err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
+	err = mlx5x_qp_type_to_st(attr->qp_type, &p.st);
+	if (!err)
+		err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
 	if (err)
 		return err;
 	qp->ibqp.qp_num = qpn;
@@ -314,7 +364,7 @@ int mlx5x_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	struct mlx5x_pas pas = {};
 	int err;
 
-	err = udata ? qp_check_attr(attr) : -EOPNOTSUPP;
+	err = udata ? mlx5x_qp_check_init_attr(attr, &dev->caps) : -EOPNOTSUPP;
 	if (err)
 		goto err_out;
 	qp->uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ib_ucontext,
@@ -468,7 +518,7 @@ struct qp_trans_attrs {
 	int optional;
 };
 
-static const struct qp_trans_attrs qp_trans_attrs[] = {
+static const struct qp_trans_attrs qp_trans_attrs_rc[] = {
 	{ MLX5X_CMD_OP_RST2INIT_QP,
 	  IB_QP_ACCESS_FLAGS | IB_QP_PKEY_INDEX | IB_QP_PORT, 0 },
 	{ MLX5X_CMD_OP_INIT2INIT_QP,
@@ -490,6 +540,56 @@ static const struct qp_trans_attrs qp_trans_attrs[] = {
 	  IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
 	  IB_QP_MAX_QP_RD_ATOMIC | IB_QP_MAX_DEST_RD_ATOMIC },
 };
+
+/* UD: a Q_Key instead of a remote end; RTR takes nothing of its own. */
+static const struct qp_trans_attrs qp_trans_attrs_ud[] = {
+	{ MLX5X_CMD_OP_RST2INIT_QP,
+	  IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_QKEY, 0 },
+	{ MLX5X_CMD_OP_INIT2INIT_QP,
+	  0, IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_QKEY },
+	{ MLX5X_CMD_OP_INIT2RTR_QP, 0, IB_QP_PKEY_INDEX | IB_QP_QKEY },
+	{ MLX5X_CMD_OP_RTR2RTS_QP, IB_QP_SQ_PSN, IB_QP_QKEY },
+	{ MLX5X_CMD_OP_RTS2RTS_QP, 0, IB_QP_QKEY },
+	{ MLX5X_CMD_OP_SQERR2RTS_QP, 0, IB_QP_QKEY },
+	{ MLX5X_CMD_OP_SQD_RTS_QP, 0, IB_QP_QKEY },
+};
+
+/*
+ * The opt_param_mask bits a service type has (mlx5_ib's opt_mask, per
+ * type): UC has only remote writes and no acknowledgment timers, UD
+ * only P_Key index, port and Q_Key.  UC uses the RC table: the core's
+ * ib_modify_qp_is_ok() has already refused the attributes UC lacks.
+ */
+static u32 qp_type_optpar(enum ib_qp_type type)
+{
+	switch (type) {
+	case IB_QPT_UC:
+		return MLX5X_QP_OPTPAR_RWE | MLX5X_QP_OPTPAR_PKEY_INDEX |
+		       MLX5X_QP_OPTPAR_PRI_PORT |
+		       MLX5X_QP_OPTPAR_PRIMARY_ADDR_PATH;
+	case IB_QPT_UD:
+		return MLX5X_QP_OPTPAR_PKEY_INDEX | MLX5X_QP_OPTPAR_PRI_PORT |
+		       MLX5X_QP_OPTPAR_Q_KEY;
+	default:
+		return ~0U;
+	}
+}
+
+static const struct qp_trans_attrs *qp_trans_find(enum ib_qp_type type,
+						  u16 opcode)
+{
+	const struct qp_trans_attrs *tbl = qp_trans_attrs_rc;
+	unsigned int i, n = ARRAY_SIZE(qp_trans_attrs_rc);
+
+	if (type == IB_QPT_UD) {
+		tbl = qp_trans_attrs_ud;
+		n = ARRAY_SIZE(qp_trans_attrs_ud);
+	}
+	for (i = 0; i < n; i++)
+		if (tbl[i].opcode == opcode)
+			return &tbl[i];
+	return NULL;	/* 2RST, 2ERR: no context */
+}
 
 /* IB attribute -> context field and, when optional, opt_param_mask bit. */
 static const struct {
@@ -513,6 +613,7 @@ static const struct {
 	{ IB_QP_RETRY_CNT, MLX5X_QPM_RETRY, MLX5X_QP_OPTPAR_RETRY_COUNT },
 	{ IB_QP_RNR_RETRY, MLX5X_QPM_RNR_RETRY, MLX5X_QP_OPTPAR_RNR_RETRY },
 	{ IB_QP_MAX_QP_RD_ATOMIC, MLX5X_QPM_SRA, MLX5X_QP_OPTPAR_SRA_MAX },
+	{ IB_QP_QKEY, MLX5X_QPM_QKEY, MLX5X_QP_OPTPAR_Q_KEY },
 };
 
 static int qp_av_to_path(const struct rdma_ah_attr *ah,
@@ -578,6 +679,7 @@ static int qp_attr_values(const struct ib_qp_attr *attr, int mask,
 	m->path.ack_timeout = attr->timeout;
 	m->path.pkey_index = attr->pkey_index;
 	m->path.port = attr->port_num;
+	m->qkey = attr->qkey;
 	/* unknown access bits (e.g. FLUSH) are ignored, as on mlx5 */
 	m->rre = attr->qp_access_flags & IB_ACCESS_REMOTE_READ;
 	m->rwe = attr->qp_access_flags & IB_ACCESS_REMOTE_WRITE;
@@ -588,10 +690,28 @@ static int qp_attr_values(const struct ib_qp_attr *attr, int mask,
 	return 0;
 }
 
+/*
+ * What the service type cannot do, whatever was asked: UC has no reads
+ * or atomics; a UD datagram is one 4 KiB MTU (as mlx5_ib sets it).
+ */
+static void qp_type_fixup(enum ib_qp_type type, struct mlx5x_qp_mod *m)
+{
+	if (type != IB_QPT_RC) {
+		m->rre = false;
+		m->rae = false;
+	}
+	if (type == IB_QPT_UD) {
+		m->fields |= MLX5X_QPM_MTU;
+		m->mtu = IB_MTU_4096;
+		m->log_msg_max = MLX5X_UD_LOG_MSG_MAX;
+	}
+}
+
 /**
  * mlx5x_qp_attr_to_mod() - the context fields of one transition
  * @attr: IB attributes
  * @mask: which of them the caller set
+ * @type: the QP type (RC, UC or UD)
  * @opcode: the transition (mlx5x_qp_transition())
  * @caps: device limits
  * @m: fields to write, by m->fields
@@ -602,19 +722,18 @@ static int qp_attr_values(const struct ib_qp_attr *attr, int mask,
  * ignored (ib_modify_qp_is_ok() has vetted the mask).
  */
 int mlx5x_qp_attr_to_mod(const struct ib_qp_attr *attr, int mask,
-			 u16 opcode, const struct mlx5x_verbs_caps *caps,
+			 enum ib_qp_type type, u16 opcode,
+			 const struct mlx5x_verbs_caps *caps,
 			 struct mlx5x_qp_mod *m, u32 *optpar)
 {
-	const struct qp_trans_attrs *t = NULL;
+	const struct qp_trans_attrs *t = qp_trans_find(type, opcode);
 	unsigned int i;
+	int err;
 
 	memset(m, 0, sizeof(*m));
 	*optpar = 0;
-	for (i = 0; i < ARRAY_SIZE(qp_trans_attrs); i++)
-		if (qp_trans_attrs[i].opcode == opcode)
-			t = &qp_trans_attrs[i];
 	if (!t)
-		return 0;	/* 2RST, 2ERR: no context */
+		return 0;
 	for (i = 0; i < ARRAY_SIZE(qp_attr_fields); i++) {
 		int ib = qp_attr_fields[i].ib;
 
@@ -627,7 +746,11 @@ int mlx5x_qp_attr_to_mod(const struct ib_qp_attr *attr, int mask,
 			*optpar |= qp_attr_fields[i].optpar;
 		}
 	}
-	return qp_attr_values(attr, mask, caps, m);
+	*optpar &= qp_type_optpar(type);
+	err = qp_attr_values(attr, mask, caps, m);
+	if (!err)
+		qp_type_fixup(type, m);
+	return err;
 }
 
 /* Attributes mlx5x cannot apply at all. */
@@ -654,7 +777,7 @@ static int qp_modify_locked(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	lockdep_assert_held(&qp->lock);
 	cur = mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
 	next = mask & IB_QP_STATE ? attr->qp_state : cur;
-	if (!ib_modify_qp_is_ok(cur, next, IB_QPT_RC, mask))
+	if (!ib_modify_qp_is_ok(cur, next, qp->ibqp.qp_type, mask))
 		return -EINVAL;
 	if (mask & IB_QP_AV &&
 	    rdma_ah_get_port_num(&attr->ah_attr) !=
@@ -663,7 +786,8 @@ static int qp_modify_locked(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	err = mlx5x_qp_transition(cur, next, &opcode);
 	if (err || !opcode)
 		return err;
-	err = mlx5x_qp_attr_to_mod(attr, mask, opcode, &dev->caps, &m, &optpar);
+	err = mlx5x_qp_attr_to_mod(attr, mask, qp->ibqp.qp_type, opcode,
+				   &dev->caps, &m, &optpar);
 	if (err)
 		return err;
 	/* 2RST and 2ERR carry no context */
@@ -733,7 +857,7 @@ static void qp_path_to_ah(struct mlx5x_ib_dev *dev,
 			path->hop_limit, path->tclass);
 }
 
-static void qp_mod_to_attr(struct mlx5x_ib_dev *dev,
+static void qp_mod_to_attr(struct mlx5x_ib_dev *dev, enum ib_qp_type type,
 			   const struct mlx5x_qp_mod *m,
 			   struct ib_qp_attr *attr)
 {
@@ -747,7 +871,10 @@ static void qp_mod_to_attr(struct mlx5x_ib_dev *dev,
 	attr->qp_access_flags = (m->rre ? IB_ACCESS_REMOTE_READ : 0) |
 				(m->rwe ? IB_ACCESS_REMOTE_WRITE : 0) |
 				(m->rae ? IB_ACCESS_REMOTE_ATOMIC : 0);
-	qp_path_to_ah(dev, &m->path, &attr->ah_attr);
+	/* a UD QP has no remote address: each WQE carries its own */
+	if (type != IB_QPT_UD)
+		qp_path_to_ah(dev, &m->path, &attr->ah_attr);
+	attr->qkey = m->qkey;
 	attr->pkey_index = m->path.pkey_index;
 	attr->port_num = m->path.port;
 	attr->max_rd_atomic = 1 << m->log_sra_max;
@@ -773,7 +900,7 @@ int mlx5x_ib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (!err) {
 		/* the device moves QPs to ERR by itself: believe it */
 		qp->state = mlx5x_qp_state_to_ib(m.state);
-		qp_mod_to_attr(dev, &m, attr);
+		qp_mod_to_attr(dev, ibqp->qp_type, &m, attr);
 	}
 	mutex_unlock(&qp->lock);
 	if (err)
@@ -782,7 +909,7 @@ int mlx5x_ib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	attr->cap.max_recv_wr = qp->sizes.rq_wqe_cnt;
 	attr->cap.max_recv_sge = qp->sizes.rq_max_gs;
 	init_attr->cap = attr->cap;
-	init_attr->qp_type = IB_QPT_RC;
+	init_attr->qp_type = ibqp->qp_type;
 	init_attr->send_cq = ibqp->send_cq;
 	init_attr->recv_cq = ibqp->recv_cq;
 	init_attr->sq_sig_type = qp->sq_sig_type;

@@ -11,6 +11,11 @@
  * when the object is destroyed and no mapping, CQ or QP uses it any
  * more.  The static UAR pages of older providers (mmap commands 0-8)
  * are refused.
+ *
+ * Import (ibv_import_device, ibv_import_pd): another process adopts a
+ * context through a shared command fd.  libmlx5 rebuilds its state from
+ * the answer alloc_ucontext gave (QUERY_CONTEXT with the mlx5 response
+ * attribute) and learns each imported PD's number (MLX5_IB_METHOD_PD_QUERY).
  */
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
@@ -320,8 +325,61 @@ DECLARE_UVERBS_NAMED_OBJECT(MLX5_IB_OBJECT_UAR,
 			    &UVERBS_METHOD(MLX5_IB_METHOD_UAR_OBJ_ALLOC),
 			    &UVERBS_METHOD(MLX5_IB_METHOD_UAR_OBJ_DESTROY));
 
+/* ---- import ---- */
+
+/* The alloc_ucontext answer again, with the CQE format agreed then. */
+int mlx5x_ib_query_ucontext(struct ib_ucontext *ibuc,
+			    struct uverbs_attr_bundle *attrs)
+{
+	struct mlx5_ib_alloc_ucontext_req_v2 req = {
+		.max_cqe_version = to_muctx(ibuc)->cqe_version,
+	};
+	struct mlx5x_ib_dev *dev = to_mibdev(ibuc->device);
+	struct mlx5_ib_alloc_ucontext_resp resp;
+	int len;
+
+	len = uverbs_attr_get_len(attrs, MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX);
+	if (len < 0)
+		return len;
+	mlx5x_uctx_fill_resp(&dev->caps, &dev->uar_geom, &req, len, &resp);
+	return uverbs_copy_to_struct_or_zero(attrs,
+					     MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX,
+					     &resp, sizeof(resp));
+}
+
+/* libmlx5 56 knows the response up to dump_fill_mkey at least */
+#define MLX5X_UCTX_RESP_ATTR \
+	UVERBS_ATTR_STRUCT(struct mlx5_ib_alloc_ucontext_resp, dump_fill_mkey)
+
+ADD_UVERBS_ATTRIBUTES_SIMPLE(mlx5x_ib_query_context, UVERBS_OBJECT_DEVICE,
+			     UVERBS_METHOD_QUERY_CONTEXT,
+			     UVERBS_ATTR_PTR_OUT(MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX,
+						 MLX5X_UCTX_RESP_ATTR, UA_MANDATORY));
+
+static int UVERBS_HANDLER(MLX5_IB_METHOD_PD_QUERY)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_pd *pd = uverbs_attr_get_obj(attrs,
+					       MLX5_IB_ATTR_QUERY_PD_HANDLE);
+
+	return uverbs_copy_to(attrs, MLX5_IB_ATTR_QUERY_PD_RESP_PDN,
+			      &to_mpd(pd)->pdn, sizeof(to_mpd(pd)->pdn));
+}
+
+DECLARE_UVERBS_NAMED_METHOD(MLX5_IB_METHOD_PD_QUERY,
+			    UVERBS_ATTR_IDR(MLX5_IB_ATTR_QUERY_PD_HANDLE,
+					    UVERBS_OBJECT_PD,
+					    UVERBS_ACCESS_READ, UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(MLX5_IB_ATTR_QUERY_PD_RESP_PDN,
+						UVERBS_ATTR_TYPE(u32),
+						UA_MANDATORY));
+
+ADD_UVERBS_METHODS(mlx5x_ib_pd, UVERBS_OBJECT_PD,
+		   &UVERBS_METHOD(MLX5_IB_METHOD_PD_QUERY));
+
 const struct uapi_definition mlx5x_ib_uapi_defs[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(MLX5_IB_OBJECT_UAR),
+	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_DEVICE, &mlx5x_ib_query_context),
+	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_PD, &mlx5x_ib_pd),
 	{}
 };
 

@@ -609,7 +609,7 @@ static void qp_mod_init2rtr(struct kunit *test)
 	int mask;
 
 	rtr_attr(&attr, &mask);
-	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask,
+	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
 						   &cx5, &m, &optpar), 0);
 	KUNIT_EXPECT_EQ(test, m.fields, MLX5X_QPM_AV | MLX5X_QPM_MTU |
@@ -641,7 +641,7 @@ static void qp_mod_rtr2rts_and_rst2init(struct kunit *test)
 		   IB_QP_RNR_RETRY | IB_QP_SQ_PSN | IB_QP_MAX_QP_RD_ATOMIC |
 		   IB_QP_MIN_RNR_TIMER;
 
-	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask,
+	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_RTR2RTS_QP,
 						   &cx5, &m, &optpar), 0);
 	KUNIT_EXPECT_EQ(test, optpar, MLX5X_QP_OPTPAR_RNR_TIMEOUT);
@@ -650,7 +650,7 @@ static void qp_mod_rtr2rts_and_rst2init(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.path.ack_timeout, 14);
 
 	mask = IB_QP_STATE | IB_QP_ACCESS_FLAGS | IB_QP_PKEY_INDEX | IB_QP_PORT;
-	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask,
+	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_RST2INIT_QP,
 						   &cx5, &m, &optpar), 0);
 	KUNIT_EXPECT_EQ(test, optpar, 0);
@@ -672,27 +672,27 @@ static void qp_mod_range_checks(struct kunit *test)
 
 	rtr_attr(&attr, &mask);
 	attr.path_mtu = 0;
-	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask,
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
 						   &cx5, &m, &optpar), -EINVAL);
 	rtr_attr(&attr, &mask);
 	attr.max_dest_rd_atomic = 17;
-	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask,
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
 						   &cx5, &m, &optpar), -EINVAL);
 	rtr_attr(&attr, &mask);
 	attr.pkey_index = 128;
-	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask,
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
 						   &cx5, &m, &optpar), -EINVAL);
 	rtr_attr(&attr, &mask);
 	attr.ah_attr.grh.sgid_index = 8;	/* 8 GIDs */
-	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask,
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
 						   &cx5, &m, &optpar), -EINVAL);
 	rtr_attr(&attr, &mask);
 	attr.min_rnr_timer = 32;
-	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask,
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
 						   &cx5, &m, &optpar), -EINVAL);
 }
@@ -707,7 +707,7 @@ static void qp_context_round_trip(struct kunit *test)
 	int mask;
 
 	rtr_attr(&attr, &mask);
-	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask,
+	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
 						   &cx5, &m, &optpar), 0);
 	mlx5x_qpc_mod_encode(qpc, &m);
