@@ -54,6 +54,8 @@ void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
 	c->log_max_mkey = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_MKEY);
 	c->log_max_pd = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_PD);
 	c->log_max_srq_sz = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_SRQ_SZ);
+	c->log_max_srq = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_SRQ);
+	c->xrc = MLX5X_GET(cap, MLX5X_CAP_XRC);
 	c->log_max_msg = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_MSG);
 	c->log_max_ra_req_qp = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_RA_REQ_QP);
 	c->log_max_ra_res_qp = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_RA_RES_QP);
@@ -332,8 +334,9 @@ void mlx5x_mkc_encode(void *mkc, const struct mlx5x_mkey_params *p)
 }
 
 /*
- * CREATE_MKEY/CQ/QP share one box shape: header, a context the caller
- * encodes, then @nslots page entries at @pas_off filled from @pas.
+ * CREATE_MKEY/CQ/QP (and fw_srq.c's creates) share one box shape:
+ * header, a context the caller encodes, then @nslots page entries at
+ * @pas_off filled from @pas.
  */
 static void *fw_pas_box(u16 opcode, size_t base, unsigned int pas_off,
 			const struct mlx5x_pas *pas, size_t nslots, size_t *inlen)
@@ -486,9 +489,13 @@ void mlx5x_qpc_create_encode(void *qpc, const struct mlx5x_qp_params *p)
 		MLX5X_SET(qpc, MLX5X_QPC_LOG_RQ_SIZE, p->log_rq_size);
 		/* the stride counts from 16 bytes */
 		MLX5X_SET(qpc, MLX5X_QPC_LOG_RQ_STRIDE, p->rq_wqe_shift - 4);
+	} else if (p->srqn) {
+		MLX5X_SET(qpc, MLX5X_QPC_RQ_TYPE, MLX5X_QP_RQ_SRQ);
+		MLX5X_SET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN, p->srqn);
 	} else {
 		MLX5X_SET(qpc, MLX5X_QPC_RQ_TYPE, MLX5X_QP_RQ_ZERO_LEN);
 	}
+	MLX5X_SET(qpc, MLX5X_QPC_XRCD, p->xrcd);
 	if (p->has_sq)
 		MLX5X_SET(qpc, MLX5X_QPC_LOG_SQ_SIZE, p->log_sq_size);
 	else
@@ -688,5 +695,49 @@ int mlx5x_fw_destroy_qp(struct mlx5x_cmd *cmd, u32 qpn)
 
 	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_DESTROY_QP, 0);
 	MLX5X_SET(in, MLX5X_QP_IN_QPN, qpn);
+	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+}
+
+/* ---- box helpers for fw_srq.c ---- */
+
+void mlx5x_fw_set64(void *buf, size_t off, u64 v)
+{
+	fw_set64(buf, off, v);
+}
+
+void *mlx5x_fw_pas_box(u16 opcode, size_t base, unsigned int pas_off,
+		       const struct mlx5x_pas *pas, size_t nslots,
+		       size_t *inlen)
+{
+	return fw_pas_box(opcode, base, pas_off, pas, nslots, inlen);
+}
+
+u8 mlx5x_fw_log_page_size(unsigned long pgsz)
+{
+	return fw_log_page_size(pgsz);
+}
+
+/* ---- XRC domains ---- */
+
+int mlx5x_fw_alloc_xrcd(struct mlx5x_cmd *cmd, u32 *xrcdn)
+{
+	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
+	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
+	int err;
+
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_ALLOC_XRCD, 0);
+	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	if (!err)
+		*xrcdn = MLX5X_GET(out, MLX5X_ALLOC_XRCD_OUT_XRCD);
+	return err;
+}
+
+int mlx5x_fw_dealloc_xrcd(struct mlx5x_cmd *cmd, u32 xrcdn)
+{
+	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
+	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
+
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_DEALLOC_XRCD, 0);
+	MLX5X_SET(in, MLX5X_DEALLOC_XRCD_IN_XRCD, xrcdn);
 	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
 }

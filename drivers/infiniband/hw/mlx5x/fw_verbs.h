@@ -22,7 +22,8 @@ struct mlx5x_cmd;
  * @log_max_cq_sz: log2 of the largest CQ, in CQEs
  * @log_max_mkey: log2 of the number of memory keys
  * @log_max_pd: log2 of the number of PDs
- * @log_max_srq_sz: log2 of the largest SRQ (reported only)
+ * @log_max_srq_sz: log2 of the largest SRQ, in WQEs
+ * @log_max_srq: log2 of the number of SRQs
  * @log_max_msg: log2 of the largest message
  * @log_max_ra_req_qp: log2 of the RDMA read/atomic a QP may initiate
  * @log_max_ra_res_qp: log2 of the RDMA read/atomic a QP may answer
@@ -37,6 +38,7 @@ struct mlx5x_cmd;
  * @cqe_version: CQE format the device writes (0 or 1)
  * @cq_resize: MODIFY_CQ can resize a CQ
  * @block_lb_mc: a QP can be kept from receiving its own multicast
+ * @xrc: XRC domains, XRC SRQs and XRC QPs
  * @atomic: 8-byte compare-and-swap and fetch-and-add on RC QPs, in host
  *	byte order (decoded from the atomic capabilities)
  * @pkv: P_Key violation counter
@@ -51,6 +53,7 @@ struct mlx5x_verbs_caps {
 	u8 log_max_mkey;
 	u8 log_max_pd;
 	u8 log_max_srq_sz;
+	u8 log_max_srq;
 	u8 log_max_msg;
 	u8 log_max_ra_req_qp;
 	u8 log_max_ra_res_qp;
@@ -65,6 +68,7 @@ struct mlx5x_verbs_caps {
 	u8 cqe_version;
 	bool cq_resize;
 	bool block_lb_mc;
+	bool xrc;
 	bool atomic;
 	bool pkv;
 	bool qkv;
@@ -280,7 +284,7 @@ struct mlx5x_qp_mod {
 };
 
 /**
- * struct mlx5x_qp_params - CREATE_QP of a user RC, UC or UD QP
+ * struct mlx5x_qp_params - CREATE_QP of a user RC, UC, UD or XRC QP
  * @st: service type (MLX5X_QP_ST_*)
  * @pdn: protection domain
  * @uar: UAR index of the send doorbell
@@ -289,6 +293,8 @@ struct mlx5x_qp_mod {
  * @cqn_rcv: receive CQ
  * @log_rq_size: log2 of the receive WQEs (with @rq_wqe_shift > 0)
  * @rq_wqe_shift: log2 of the receive WQE stride, 0 = no receive queue
+ * @srqn: the SRQ receives come from (rq_type SRQ), 0 = none
+ * @xrcd: XRC domain (XRC target QPs), 0 = none
  * @log_sq_size: log2 of the send WQEBBs (with @has_sq)
  * @has_sq: the QP has a send queue
  * @block_lb_mc: drop multicast the QP itself sent
@@ -304,11 +310,45 @@ struct mlx5x_qp_params {
 	u32 cqn_rcv;
 	u8 log_rq_size;
 	u8 rq_wqe_shift;
+	u32 srqn;
+	u32 xrcd;
 	u8 log_sq_size;
 	bool has_sq;
 	bool block_lb_mc;
 	dma_addr_t dbr;
 	struct mlx5x_pas pas;
+};
+
+/**
+ * struct mlx5x_srq_params - CREATE_SRQ, CREATE_XRC_SRQ or CREATE_RMP
+ * @log_size: log2 of the number of WQEs
+ * @wqe_shift: log2 of the WQE stride in bytes (4..11)
+ * @pdn: protection domain
+ * @xrcd: XRC domain of an XRC SRQ, 0 for none (SRQ contexts only)
+ * @cqn: completion queue of an XRC SRQ, 0 for none (SRQ contexts only)
+ * @user_index: CQE user index (CREATE_XRC_SRQ, CQE version 1)
+ * @dbr: bus address of the doorbell record
+ * @pas: the WQE buffer; page_offset in pgsz / 64 units
+ */
+struct mlx5x_srq_params {
+	u8 log_size;
+	u8 wqe_shift;
+	u32 pdn;
+	u32 xrcd;
+	u32 cqn;
+	u32 user_index;
+	dma_addr_t dbr;
+	struct mlx5x_pas pas;
+};
+
+/**
+ * struct mlx5x_srq_state - what QUERY_SRQ/XRC_SRQ/RMP report
+ * @lwm: limit watermark (0 = not armed)
+ * @err: the SRQ is in error
+ */
+struct mlx5x_srq_state {
+	u16 lwm;
+	bool err;
 };
 
 int mlx5x_fw_query_verbs_caps(struct mlx5x_cmd *cmd,
@@ -338,6 +378,34 @@ int mlx5x_fw_modify_qp(struct mlx5x_cmd *cmd, u16 opcode, u32 qpn,
 int mlx5x_fw_query_qp(struct mlx5x_cmd *cmd, u32 qpn,
 		      struct mlx5x_qp_mod *m);
 int mlx5x_fw_destroy_qp(struct mlx5x_cmd *cmd, u32 qpn);
+int mlx5x_fw_alloc_xrcd(struct mlx5x_cmd *cmd, u32 *xrcdn);
+int mlx5x_fw_dealloc_xrcd(struct mlx5x_cmd *cmd, u32 xrcdn);
+/* fw_srq.c: ISSI 0 SRQs, ISSI 1 XRC SRQs, ISSI 1 RMPs (basic SRQs) */
+int mlx5x_fw_create_srq(struct mlx5x_cmd *cmd,
+			const struct mlx5x_srq_params *p, u32 *srqn);
+int mlx5x_fw_destroy_srq(struct mlx5x_cmd *cmd, u32 srqn);
+int mlx5x_fw_query_srq(struct mlx5x_cmd *cmd, u32 srqn,
+		       struct mlx5x_srq_state *st);
+int mlx5x_fw_arm_rq(struct mlx5x_cmd *cmd, u32 srqn, u16 lwm);
+int mlx5x_fw_create_xrc_srq(struct mlx5x_cmd *cmd,
+			    const struct mlx5x_srq_params *p, u32 *srqn);
+int mlx5x_fw_destroy_xrc_srq(struct mlx5x_cmd *cmd, u32 srqn);
+int mlx5x_fw_query_xrc_srq(struct mlx5x_cmd *cmd, u32 srqn,
+			   struct mlx5x_srq_state *st);
+int mlx5x_fw_arm_xrc_srq(struct mlx5x_cmd *cmd, u32 srqn, u16 lwm);
+int mlx5x_fw_create_rmp(struct mlx5x_cmd *cmd,
+			const struct mlx5x_srq_params *p, u32 *rmpn);
+int mlx5x_fw_destroy_rmp(struct mlx5x_cmd *cmd, u32 rmpn);
+int mlx5x_fw_query_rmp(struct mlx5x_cmd *cmd, u32 rmpn,
+		       struct mlx5x_srq_state *st);
+int mlx5x_fw_modify_rmp_lwm(struct mlx5x_cmd *cmd, u32 rmpn, u16 lwm);
+
+/* Box helpers of fw_verbs.c shared with fw_srq.c. */
+void mlx5x_fw_set64(void *buf, size_t off, u64 v);
+void *mlx5x_fw_pas_box(u16 opcode, size_t base, unsigned int pas_off,
+		       const struct mlx5x_pas *pas, size_t nslots,
+		       size_t *inlen);
+u8 mlx5x_fw_log_page_size(unsigned long pgsz);
 
 /* Pure helpers, shared with the KUnit suites. */
 void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
@@ -351,5 +419,7 @@ void mlx5x_qpc_create_encode(void *qpc, const struct mlx5x_qp_params *p);
 void mlx5x_qpc_mod_encode(void *qpc, const struct mlx5x_qp_mod *m);
 void mlx5x_qpc_decode(const void *qpc, struct mlx5x_qp_mod *m);
 size_t mlx5x_pas_inlen(size_t base, const struct mlx5x_pas *pas);
+void mlx5x_srqc_encode(void *srqc, const struct mlx5x_srq_params *p);
+void mlx5x_rmp_wq_encode(void *wq, const struct mlx5x_srq_params *p);
 
 #endif /* MLX5X_FW_VERBS_H */

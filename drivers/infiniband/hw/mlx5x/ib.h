@@ -8,8 +8,9 @@
  * Files: ib_main.c (registration, device/port queries, events),
  * ucontext.c (contexts, UAR objects, mmap, doorbell records, context
  * and PD import), pd.c (PDs, MRs and their re-registration), cq.c (CQs
- * and resize), qp.c (RC, UC and UD QPs).  None of them builds a
- * command: they fill the typed parameters of fw_verbs.h.
+ * and resize), qp.c (RC, UC, UD and XRC QPs), srq.c (SRQs, XRC SRQs and
+ * XRC domains).  None of them builds a command: they fill the typed
+ * parameters of fw_verbs.h.
  */
 #ifndef MLX5X_IB_H
 #define MLX5X_IB_H
@@ -62,6 +63,7 @@ enum mlx5x_mmap_class {
  * @cq_err: create_cq failures
  * @qp_err: create_qp failures
  * @modify_qp_err: modify_qp failures
+ * @srq_err: create_srq and modify_srq failures
  * @mmap_err: refused mmap() calls
  */
 struct mlx5x_ib_stats {
@@ -71,6 +73,7 @@ struct mlx5x_ib_stats {
 	atomic64_t cq_err;
 	atomic64_t qp_err;
 	atomic64_t modify_qp_err;
+	atomic64_t srq_err;
 	atomic64_t mmap_err;
 };
 
@@ -89,6 +92,7 @@ struct mlx5x_ib_stats {
  *	mkey index does not give the same lkey/rkey at once
  * @qps: QP number -> QP for async events; its lock is taken with
  *	interrupts off (the event handler runs in the EQ interrupt)
+ * @srqs: SRQ number -> SRQ for async events; locked as @qps
  * @stats: counters
  */
 struct mlx5x_ib_dev {
@@ -103,6 +107,7 @@ struct mlx5x_ib_dev {
 	u16 pkey_tbl_len;
 	atomic_t mkey_variant;
 	struct xarray qps;
+	struct xarray srqs;
 	struct mlx5x_ib_stats stats;
 };
 
@@ -276,6 +281,67 @@ struct mlx5x_ib_qp {
 	u8 port;
 };
 
+/**
+ * struct mlx5x_ib_xrcd - XRC domain
+ * @ibxrcd: core object; first member
+ * @xrcdn: XRC domain number
+ * @pdn: a PD of its own, for the XRC target QPs in the domain (they
+ *	belong to no user PD; their memory accesses use the PD of the
+ *	XRC SRQ each request names)
+ */
+struct mlx5x_ib_xrcd {
+	struct ib_xrcd ibxrcd;
+	u32 xrcdn;
+	u32 pdn;
+};
+
+/* Firmware form of an SRQ, by ISSI and SRQ type. */
+enum mlx5x_srq_form {
+	MLX5X_SRQ_FORM_SRQ,	/* ISSI 0: CREATE_SRQ, basic or XRC */
+	MLX5X_SRQ_FORM_XRC_SRQ,	/* ISSI 1: CREATE_XRC_SRQ */
+	MLX5X_SRQ_FORM_RMP,	/* ISSI 1: CREATE_RMP, basic */
+};
+
+/**
+ * struct mlx5x_srq_sizes - SRQ geometry, as libmlx5 computes it too
+ * @wqe_cnt: WQEs (power of two); one more than max_wr reported
+ * @wqe_shift: log2 of the WQE stride in bytes
+ * @max_gs: scatter entries per WQE (after the next-WQE segment)
+ * @buf_size: bytes of the WQE buffer
+ */
+struct mlx5x_srq_sizes {
+	u32 wqe_cnt;
+	u8 wqe_shift;
+	u32 max_gs;
+	size_t buf_size;
+};
+
+/**
+ * struct mlx5x_ib_srq - user SRQ (basic or XRC)
+ * @ibsrq: core object; first member
+ * @uctx: the context it belongs to
+ * @umem: the WQE buffer
+ * @db: its doorbell record
+ * @form: firmware command family it was created with
+ * @srqn: SRQ (or RMP) number
+ * @sizes: geometry
+ * @refcount: one for the SRQ table, one per async event in flight
+ * @free: completed when @refcount drops to zero
+ * @lock: serializes arming the limit
+ */
+struct mlx5x_ib_srq {
+	struct ib_srq ibsrq;
+	struct mlx5x_ib_ucontext *uctx;
+	struct ib_umem *umem;
+	struct mlx5x_db db;
+	enum mlx5x_srq_form form;
+	u32 srqn;
+	struct mlx5x_srq_sizes sizes;
+	refcount_t refcount;
+	struct completion free;
+	struct mutex lock; /* limit arming */
+};
+
 static inline struct mlx5x_ib_dev *to_mibdev(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct mlx5x_ib_dev, ibdev);
@@ -304,6 +370,16 @@ static inline struct mlx5x_ib_cq *to_mcq(struct ib_cq *ibcq)
 static inline struct mlx5x_ib_qp *to_mqp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct mlx5x_ib_qp, ibqp);
+}
+
+static inline struct mlx5x_ib_srq *to_msrq(struct ib_srq *ibsrq)
+{
+	return container_of(ibsrq, struct mlx5x_ib_srq, ibsrq);
+}
+
+static inline struct mlx5x_ib_xrcd *to_mxrcd(struct ib_xrcd *ibxrcd)
+{
+	return container_of(ibxrcd, struct mlx5x_ib_xrcd, ibxrcd);
 }
 
 /* ib_main.c */
@@ -362,7 +438,26 @@ int mlx5x_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 struct mlx5x_ib_qp *mlx5x_qp_get(struct mlx5x_ib_dev *dev, u32 qpn);
 void mlx5x_qp_put(struct mlx5x_ib_qp *qp);
 
+/* srq.c */
+int mlx5x_ib_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
+			struct ib_udata *udata);
+int mlx5x_ib_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+			enum ib_srq_attr_mask mask, struct ib_udata *udata);
+int mlx5x_ib_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
+int mlx5x_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+int mlx5x_ib_alloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
+int mlx5x_ib_dealloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
+void mlx5x_ib_srq_event(struct mlx5x_ib_dev *dev, u8 type, u32 srqn);
+
 /* Pure helpers, shared with the KUnit suites. */
+int mlx5x_srq_form(u16 issi, enum ib_srq_type type, u8 cqe_version,
+		   enum mlx5x_srq_form *form);
+int mlx5x_srq_sizes(const struct ib_srq_attr *attr,
+		    const struct mlx5x_verbs_caps *caps,
+		    struct mlx5x_srq_sizes *sz);
+int mlx5x_srq_check_req(const struct mlx5_ib_create_srq *ucmd, size_t inlen,
+			bool xrc, u8 cqe_version, u32 *uidx);
+bool mlx5x_srq_event_to_ib(u8 type, enum ib_event_type *event);
 int mlx5x_uctx_check_req(const struct mlx5_ib_alloc_ucontext_req_v2 *req,
 			 size_t inlen);
 void mlx5x_uctx_fill_resp(const struct mlx5x_verbs_caps *caps,

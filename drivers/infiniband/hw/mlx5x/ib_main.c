@@ -112,6 +112,12 @@ static int mlx5x_ib_query_device(struct ib_device *ibdev,
 	props->max_cqe = (1 << c->log_max_cq_sz) - 1;
 	props->max_mr = 1 << c->log_max_mkey;
 	props->max_pd = 1 << c->log_max_pd;
+	props->max_srq = 1 << c->log_max_srq;
+	props->max_srq_wr = (1 << c->log_max_srq_sz) - 1;
+	/* the first 16 bytes of an SRQ WQE are its next-WQE segment */
+	props->max_srq_sge = recv_sge - 1;
+	if (c->xrc)
+		props->device_cap_flags |= IB_DEVICE_XRC;
 	props->max_qp_rd_atom = 1 << c->log_max_ra_res_qp;
 	props->max_qp_init_rd_atom = 1 << c->log_max_ra_req_qp;
 	props->max_res_rd_atom = props->max_qp_rd_atom * props->max_qp;
@@ -450,12 +456,12 @@ void mlx5x_ib_qp_event(void *ctx, u8 type, u32 qpn)
 	bool known;
 
 	ev.event = mlx5x_qp_event_to_ib(type, &known);
-	if (!known)
-		return;
 	rcu_read_lock();
 	dev = rcu_dereference(mdev->ib);
-	if (dev)
+	if (dev && known)
 		ib_qp_event(dev, &ev, qpn);
+	else if (dev)
+		mlx5x_ib_srq_event(dev, type, qpn);
 	rcu_read_unlock();
 }
 
@@ -493,11 +499,24 @@ static const struct ib_device_ops mlx5x_ib_ops = {
 	.modify_qp = mlx5x_ib_modify_qp,
 	.query_qp = mlx5x_ib_query_qp,
 	.destroy_qp = mlx5x_ib_destroy_qp,
+	.create_srq = mlx5x_ib_create_srq,
+	.modify_srq = mlx5x_ib_modify_srq,
+	.query_srq = mlx5x_ib_query_srq,
+	.destroy_srq = mlx5x_ib_destroy_srq,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, mlx5x_ib_ucontext, ibuc),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mlx5x_ib_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_cq, mlx5x_ib_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_qp, mlx5x_ib_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, mlx5x_ib_srq, ibsrq),
+};
+
+/* Only on devices with the XRC capability. */
+static const struct ib_device_ops mlx5x_ib_xrc_ops = {
+	.alloc_xrcd = mlx5x_ib_alloc_xrcd,
+	.dealloc_xrcd = mlx5x_ib_dealloc_xrcd,
+
+	INIT_RDMA_OBJ_SIZE(ib_xrcd, mlx5x_ib_xrcd, ibxrcd),
 };
 
 /* Capabilities, identity and node data, read once before registering. */
@@ -549,9 +568,12 @@ static void ib_setup_device(struct mlx5x_ib_dev *dev)
 	ibdev->dev.parent = &mdev->pdev->dev;
 	ibdev->driver_def = mlx5x_ib_uapi_defs;
 	ib_set_device_ops(ibdev, &mlx5x_ib_ops);
+	if (dev->caps.xrc)
+		ib_set_device_ops(ibdev, &mlx5x_ib_xrc_ops);
 	dev->uar_geom = mdev->hca.uar_geom;
 	dev->bar_start = pci_resource_start(mdev->pdev, 0);
 	xa_init_flags(&dev->qps, XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&dev->srqs, XA_FLAGS_LOCK_IRQ);
 }
 
 /**
@@ -604,5 +626,7 @@ void mlx5x_ib_fini(struct mlx5x_dev *mdev)
 	ib_unregister_device(&dev->ibdev);
 	WARN_ON(!xa_empty(&dev->qps));
 	xa_destroy(&dev->qps);
+	WARN_ON(!xa_empty(&dev->srqs));
+	xa_destroy(&dev->srqs);
 	ib_dealloc_device(&dev->ibdev);
 }

@@ -18,8 +18,12 @@
  * transition takes (qp_trans_attrs_rc/_ud) and which opt_param_mask bits
  * the type has (qp_type_optpar()).
  *
- * Other QP types, SRQs and kernel QPs are -EOPNOTSUPP, which the
- * rdma-core tests turn into skips.
+ * An RC QP may take its receives from an SRQ (no receive queue of its
+ * own).  XRC initiator QPs are send-only RC-like QPs; XRC target QPs
+ * (at the end of this file) have no queues at all.
+ *
+ * Other QP types and kernel QPs are -EOPNOTSUPP, which the rdma-core
+ * tests turn into skips.
  */
 #include <linux/log2.h>
 #include <linux/sizes.h>
@@ -245,6 +249,10 @@ int mlx5x_qp_type_to_st(enum ib_qp_type type, u8 *st)
 	case IB_QPT_UD:
 		*st = MLX5X_QP_ST_UD;
 		return 0;
+	case IB_QPT_XRC_INI:
+	case IB_QPT_XRC_TGT:
+		*st = MLX5X_QP_ST_XRC;
+		return 0;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -257,9 +265,11 @@ int mlx5x_qp_type_to_st(enum ib_qp_type type, u8 *st)
  *
  * The only creation flag is blocking multicast loopback, when the device
  * has it (pyverbs asks for it at random on UD QPs of Mellanox devices).
+ * Only RC QPs take their receives from an SRQ; an XRC initiator has a
+ * send CQ only, an XRC target its domain only.
  *
  * Return: 0, -EOPNOTSUPP for a type or feature mlx5x does not offer,
- * -EINVAL without CQs.
+ * -EINVAL without CQs (or domain).
  */
 int mlx5x_qp_check_init_attr(const struct ib_qp_init_attr *attr,
 			     const struct mlx5x_verbs_caps *caps)
@@ -267,13 +277,34 @@ int mlx5x_qp_check_init_attr(const struct ib_qp_init_attr *attr,
 	u32 flags = caps->block_lb_mc ? IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK : 0;
 	u8 st;
 
-	if (mlx5x_qp_type_to_st(attr->qp_type, &st) || attr->srq ||
-	    attr->create_flags & ~flags || attr->rwq_ind_tbl || attr->xrcd)
+	if (mlx5x_qp_type_to_st(attr->qp_type, &st) ||
+	    attr->create_flags & ~flags || attr->rwq_ind_tbl)
 		return -EOPNOTSUPP;
+	if (attr->qp_type == IB_QPT_XRC_TGT)
+		return attr->xrcd ? 0 : -EINVAL;
+	if (attr->xrcd || (attr->srq && attr->qp_type != IB_QPT_RC))
+		return -EOPNOTSUPP;
+	if (attr->qp_type == IB_QPT_XRC_INI)
+		return attr->send_cq ? 0 : -EINVAL;
 	if (!attr->send_cq || !attr->recv_cq)
 		return -EINVAL;
 	return 0;
 }
+
+/*
+ * A QP on an SRQ and an XRC initiator have no receive queue: whatever
+ * receive capabilities the caller named, libmlx5 laid out none.
+ */
+static void qp_drop_rq_caps(struct ib_qp_init_attr *attr)
+{
+	if (attr->srq || attr->qp_type == IB_QPT_XRC_INI) {
+		attr->cap.max_recv_wr = 0;
+		attr->cap.max_recv_sge = 0;
+	}
+}
+
+static int qp_create_xrc_tgt(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
+			     struct ib_qp_init_attr *attr);
 
 static int qp_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 		  const struct mlx5_ib_create_qp *ucmd, struct mlx5x_pas *pas)
@@ -309,7 +340,8 @@ static int qp_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 		.uar = qp->uar->index,
 		.user_index = ucmd->uidx,
 		.cqn_snd = to_mcq(attr->send_cq)->mcq.cqn,
-		.cqn_rcv = to_mcq(attr->recv_cq)->mcq.cqn,
+		.cqn_rcv = attr->recv_cq ? to_mcq(attr->recv_cq)->mcq.cqn : 0,
+		.srqn = attr->srq ? to_msrq(attr->srq)->srqn : 0,
 		.rq_wqe_shift = sz->rq_wqe_cnt ? sz->rq_wqe_shift : 0,
 		.log_rq_size = sz->rq_wqe_cnt ? ilog2(sz->rq_wqe_cnt) : 0,
 		.has_sq = sz->sq_wqe_cnt,
@@ -364,9 +396,13 @@ int mlx5x_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	struct mlx5x_pas pas = {};
 	int err;
 
+	/* the core creates XRC target QPs without driver data, for users too */
+	if (attr->qp_type == IB_QPT_XRC_TGT)
+		return qp_create_xrc_tgt(dev, qp, attr);
 	err = udata ? mlx5x_qp_check_init_attr(attr, &dev->caps) : -EOPNOTSUPP;
 	if (err)
 		goto err_out;
+	qp_drop_rq_caps(attr);
 	qp->uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ib_ucontext,
 					     ibuc);
 	err = qp_read_req(udata, qp->uctx->cqe_version, &ucmd);
@@ -439,8 +475,11 @@ int mlx5x_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	err = qp_destroy_hw(dev, qp);
 	if (err)
 		return err;
-	qp_unpin(qp);
-	mlx5x_uar_put(qp->uar);
+	/* an XRC target QP holds no user memory and no UAR */
+	if (ibqp->qp_type != IB_QPT_XRC_TGT) {
+		qp_unpin(qp);
+		mlx5x_uar_put(qp->uar);
+	}
 	mutex_destroy(&qp->lock);
 	return 0;
 }
@@ -696,7 +735,7 @@ static int qp_attr_values(const struct ib_qp_attr *attr, int mask,
  */
 static void qp_type_fixup(enum ib_qp_type type, struct mlx5x_qp_mod *m)
 {
-	if (type != IB_QPT_RC) {
+	if (type == IB_QPT_UC || type == IB_QPT_UD) {
 		m->rre = false;
 		m->rae = false;
 	}
@@ -913,5 +952,52 @@ int mlx5x_ib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	init_attr->send_cq = ibqp->send_cq;
 	init_attr->recv_cq = ibqp->recv_cq;
 	init_attr->sq_sig_type = qp->sq_sig_type;
+	return 0;
+}
+
+/* ---- XRC target QPs ---- */
+
+/*
+ * An XRC target QP has no send queue, no receive queue, no UAR and no
+ * doorbell record: each request names the XRC SRQ (of the QP's domain)
+ * its receives and memory keys come from, and completions go to that
+ * SRQ's CQ with its user index.  The core creates it without driver
+ * data (it may be shared by several processes through the domain), so
+ * it holds nothing of a user context; its PD is the domain's own.  With
+ * no queues the context says "no SQ" and a zero-length RQ (mlx5_ib names
+ * a placeholder SRQ and CQ of its own instead; mlx5x has no kernel
+ * SRQs), and no doorbell record (address 0, as mlx5_ib: never written).
+ */
+static int qp_create_xrc_tgt(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
+			     struct ib_qp_init_attr *attr)
+{
+	struct mlx5x_qp_params p = {
+		.st = MLX5X_QP_ST_XRC,
+		.user_index = MLX5X_UIDX_NONE,
+	};
+	u32 qpn;
+	int err;
+
+	err = mlx5x_qp_check_init_attr(attr, &dev->caps);
+	if (!err) {
+		p.pdn = to_mxrcd(attr->xrcd)->pdn;
+		p.xrcd = to_mxrcd(attr->xrcd)->xrcdn;
+		err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
+	}
+	if (err) {
+		ibdev_dbg(&dev->ibdev, "create XRC target QP: %d\n", err);
+		atomic64_inc(&dev->stats.qp_err);
+		return err;
+	}
+	qp->ibqp.qp_num = qpn;
+	err = qp_table_insert(dev, qp);
+	if (err) {
+		mlx5x_fw_destroy_qp(dev->cmd, qpn);
+		return err;
+	}
+	mutex_init(&qp->lock);
+	qp->state = IB_QPS_RESET;
+	memset(&attr->cap, 0, sizeof(attr->cap));
+	qp_set_caps(qp, attr);
 	return 0;
 }

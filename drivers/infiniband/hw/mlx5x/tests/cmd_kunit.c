@@ -77,6 +77,8 @@ static void opcode_names(struct kunit *test)
 			   "INIT_HCA");
 	KUNIT_EXPECT_STREQ(test, mlx5x_cmd_opcode_str(MLX5X_CMD_OP_MANAGE_PAGES),
 			   "MANAGE_PAGES");
+	KUNIT_EXPECT_STREQ(test, mlx5x_cmd_opcode_str(MLX5X_CMD_OP_CREATE_RMP),
+			   "CREATE_RMP");
 	KUNIT_EXPECT_STREQ(test, mlx5x_cmd_opcode_str(0xfff), "UNKNOWN");
 }
 
@@ -200,6 +202,10 @@ static void local_results(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, mlx5x_cmd_local_ok(MLX5X_CMD_OP_DESTROY_CQ, 0));
 	KUNIT_EXPECT_TRUE(test, mlx5x_cmd_local_ok(MLX5X_CMD_OP_TEARDOWN_HCA, 0));
 	KUNIT_EXPECT_TRUE(test, mlx5x_cmd_local_ok(MLX5X_CMD_OP_DEALLOC_UAR, 0));
+	/* every SRQ form goes away with a dead device */
+	KUNIT_EXPECT_TRUE(test, mlx5x_cmd_local_ok(MLX5X_CMD_OP_DESTROY_RMP, 0));
+	KUNIT_EXPECT_TRUE(test,
+			  mlx5x_cmd_local_ok(MLX5X_CMD_OP_DESTROY_XRC_SRQ, 0));
 	KUNIT_EXPECT_TRUE(test, mlx5x_cmd_local_ok(MLX5X_CMD_OP_MANAGE_PAGES,
 						   MLX5X_PAGES_TAKE));
 	KUNIT_EXPECT_FALSE(test, mlx5x_cmd_local_ok(MLX5X_CMD_OP_MANAGE_PAGES,

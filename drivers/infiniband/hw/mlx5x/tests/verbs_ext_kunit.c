@@ -48,8 +48,10 @@ static void qp_types_created(struct kunit *test)
 	/* not offered: skips in the rdma-core tests, never a wrong QP */
 	KUNIT_EXPECT_EQ(test, mlx5x_qp_type_to_st(IB_QPT_RAW_PACKET, &st),
 			-EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, mlx5x_qp_type_to_st(IB_QPT_XRC_INI, &st),
-			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_type_to_st(IB_QPT_XRC_INI, &st), 0);
+	KUNIT_EXPECT_EQ(test, st, MLX5X_QP_ST_XRC);
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_type_to_st(IB_QPT_XRC_TGT, &st), 0);
+	KUNIT_EXPECT_EQ(test, st, MLX5X_QP_ST_XRC);
 	KUNIT_EXPECT_EQ(test, mlx5x_qp_type_to_st(IB_QPT_GSI, &st),
 			-EOPNOTSUPP);
 

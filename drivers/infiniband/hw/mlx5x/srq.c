@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * User shared receive queues (basic and XRC) and XRC domains.
+ *
+ * libmlx5 lays out the WQE buffer (a linked list of receive WQEs, each a
+ * 16-byte next segment and the scatter entries) and the doorbell record,
+ * and sends their addresses in struct mlx5_ib_create_srq; the geometry
+ * follows from max_wr and max_sge exactly as libmlx5 computes it, so the
+ * kernel recomputes it rather than trusting a size.  The firmware form
+ * depends on the ISSI negotiated at probe (see fw_srq.c): SRQ commands
+ * at ISSI 0; RMPs for basic and XRC SRQ commands for XRC SRQs at ISSI 1.
+ *
+ * Kernel SRQs, tag-matching SRQs and resizing are not offered, nor XRC
+ * SRQs at ISSI 0 for contexts with version 1 CQEs (see mlx5x_srq_form()).
+ */
+#include <linux/log2.h>
+#include <linux/sizes.h>
+#include <rdma/ib_umem.h>
+
+#include "ib.h"
+#include "mlx5x.h"
+
+#define MLX5X_SRQ_PGSZ_BITMAP	GENMASK_ULL(30, MLX5X_ADAPTER_PAGE_SHIFT)
+#define MLX5X_SRQ_PGOFF_BITMASK	GENMASK_ULL(31, MLX5X_PAGE_OFFSET_QUANTA_SHIFT)
+#define MLX5X_SRQC_PGOFF_MAX	63	/* 6-bit srqc.page_offset */
+#define MLX5X_WQ_PGOFF_MAX	31	/* 5-bit wq.page_offset */
+#define MLX5X_SRQ_NEXT_SEG_LEN	16	/* next-WQE segment */
+#define MLX5X_SRQ_DATA_SEG_LEN	16
+#define MLX5X_SRQ_WQE_MIN	32	/* libmlx5's smallest stride */
+#define MLX5X_SRQ_WQE_SHIFT_MAX	11	/* 3-bit srqc.log_rq_stride + 4 */
+#define MLX5X_SRQ_LOG_SIZE_MAX	15	/* 4-bit srqc.log_srq_size */
+#define MLX5X_SRQ_UIDX_NONE	0xffffff
+
+/* ---- pure checks ---- */
+
+/**
+ * mlx5x_srq_form() - the firmware form of an SRQ
+ * @issi: interface step sequence id in use
+ * @type: SRQ type
+ * @cqe_version: CQE format of the context creating it
+ * @form: the form on success
+ *
+ * Version 1 CQEs name an XRC SRQ by its user index, which only
+ * CREATE_XRC_SRQ (ISSI 1) carries: at ISSI 0 such an SRQ's receives
+ * could not be matched to it, so it is not offered.
+ *
+ * Return: 0, or -EOPNOTSUPP for tag-matching SRQs (and any other type)
+ * and for XRC SRQs at ISSI 0 with version 1 CQEs.
+ */
+int mlx5x_srq_form(u16 issi, enum ib_srq_type type, u8 cqe_version,
+		   enum mlx5x_srq_form *form)
+{
+	if (type != IB_SRQT_BASIC && type != IB_SRQT_XRC)
+		return -EOPNOTSUPP;
+	if (!issi && type == IB_SRQT_XRC && cqe_version)
+		return -EOPNOTSUPP;
+	if (!issi)
+		*form = MLX5X_SRQ_FORM_SRQ;
+	else if (type == IB_SRQT_XRC)
+		*form = MLX5X_SRQ_FORM_XRC_SRQ;
+	else
+		*form = MLX5X_SRQ_FORM_RMP;
+	return 0;
+}
+
+/**
+ * mlx5x_srq_sizes() - the SRQ geometry for the attributes asked
+ * @attr: max_wr and max_sge asked for
+ * @caps: device limits
+ * @sz: the geometry on success
+ *
+ * One WQE more than max_wr, rounded up to a power of two; a stride of the
+ * next segment plus max_sge scatter entries, rounded up to a power of two
+ * of at least 32 bytes (libmlx5 lays out its buffer by the same rule).
+ */
+int mlx5x_srq_sizes(const struct ib_srq_attr *attr,
+		    const struct mlx5x_verbs_caps *caps,
+		    struct mlx5x_srq_sizes *sz)
+{
+	u32 max_sge = caps->max_wqe_sz_rq / MLX5X_SRQ_DATA_SEG_LEN;
+	u8 log_max = min_t(u8, caps->log_max_srq_sz, MLX5X_SRQ_LOG_SIZE_MAX);
+	u32 desc;
+
+	memset(sz, 0, sizeof(*sz));
+	if (attr->max_wr >= BIT(log_max) || attr->max_sge >= max_sge)
+		return -EINVAL;
+	desc = MLX5X_SRQ_NEXT_SEG_LEN + attr->max_sge * MLX5X_SRQ_DATA_SEG_LEN;
+	desc = max_t(u32, MLX5X_SRQ_WQE_MIN, roundup_pow_of_two(desc));
+	if (desc > caps->max_wqe_sz_rq || ilog2(desc) > MLX5X_SRQ_WQE_SHIFT_MAX)
+		return -EINVAL;
+	sz->wqe_cnt = roundup_pow_of_two(attr->max_wr + 1);
+	sz->wqe_shift = ilog2(desc);
+	sz->max_gs = (desc - MLX5X_SRQ_NEXT_SEG_LEN) / MLX5X_SRQ_DATA_SEG_LEN;
+	sz->buf_size = (size_t)sz->wqe_cnt << sz->wqe_shift;
+	return 0;
+}
+
+/**
+ * mlx5x_srq_check_req() - validate libmlx5's request
+ * @ucmd: the request
+ * @inlen: bytes of it user space sent
+ * @xrc: an XRC SRQ (only those report a user index in their CQEs)
+ * @cqe_version: CQE format agreed for the context
+ * @uidx: the user index for the device on success
+ *
+ * Version 1 CQEs name an XRC SRQ by the 24-bit user index libmlx5 picked;
+ * version 0 CQEs by its number, so the request carries "none" (or, from
+ * an old library, no index at all).  A basic SRQ's receives report the
+ * QP's index: libmlx5 leaves the field zero and it is ignored.  WQE
+ * signatures are not offered.
+ */
+int mlx5x_srq_check_req(const struct mlx5_ib_create_srq *ucmd, size_t inlen,
+			bool xrc, u8 cqe_version, u32 *uidx)
+{
+	bool has_uidx = inlen >= offsetofend(struct mlx5_ib_create_srq, uidx);
+
+	*uidx = MLX5X_SRQ_UIDX_NONE;
+	if (ucmd->reserved0 || ucmd->reserved1)
+		return -EINVAL;
+	if (ucmd->flags & MLX5_SRQ_FLAG_SIGNATURE)
+		return -EOPNOTSUPP;
+	if (ucmd->flags)
+		return -EINVAL;
+	if (!ucmd->buf_addr || !ucmd->db_addr)
+		return -EINVAL;
+	if (!xrc)
+		return 0;
+	if (!cqe_version)
+		return has_uidx && ucmd->uidx != MLX5X_SRQ_UIDX_NONE ?
+		       -EINVAL : 0;
+	if (!has_uidx || ucmd->uidx >= MLX5X_SRQ_UIDX_NONE)
+		return -EINVAL;
+	*uidx = ucmd->uidx;
+	return 0;
+}
+
+/* SRQ_RQ_LIMIT and SRQ_CATAS_ERROR are the SRQ's; the rest a QP's. */
+bool mlx5x_srq_event_to_ib(u8 type, enum ib_event_type *event)
+{
+	switch (type) {
+	case MLX5X_EVENT_SRQ_RQ_LIMIT:
+		*event = IB_EVENT_SRQ_LIMIT_REACHED;
+		return true;
+	case MLX5X_EVENT_SRQ_CATAS_ERROR:
+		*event = IB_EVENT_SRQ_ERR;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* ---- SRQ table for async events (same discipline as the QP table) ---- */
+
+static int srq_table_insert(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq)
+{
+	refcount_set(&srq->refcount, 1);
+	init_completion(&srq->free);
+	return xa_insert_irq(&dev->srqs, srq->srqn, srq, GFP_KERNEL);
+}
+
+static struct mlx5x_ib_srq *srq_get(struct mlx5x_ib_dev *dev, u32 srqn)
+{
+	struct mlx5x_ib_srq *srq;
+	unsigned long flags;
+
+	xa_lock_irqsave(&dev->srqs, flags);
+	srq = xa_load(&dev->srqs, srqn);
+	if (srq)
+		refcount_inc(&srq->refcount);
+	xa_unlock_irqrestore(&dev->srqs, flags);
+	return srq;
+}
+
+static void srq_put(struct mlx5x_ib_srq *srq)
+{
+	if (refcount_dec_and_test(&srq->refcount))
+		complete(&srq->free);
+}
+
+/* No event handler runs on @srq once this returns. */
+static void srq_table_remove(struct mlx5x_ib_dev *dev,
+			     struct mlx5x_ib_srq *srq)
+{
+	xa_erase_irq(&dev->srqs, srq->srqn);
+	srq_put(srq);
+	wait_for_completion(&srq->free);
+}
+
+/* EQ interrupt context; the caller holds the RCU read lock on @dev. */
+void mlx5x_ib_srq_event(struct mlx5x_ib_dev *dev, u8 type, u32 srqn)
+{
+	struct mlx5x_ib_srq *srq;
+	struct ib_event ev = {};
+
+	if (!mlx5x_srq_event_to_ib(type, &ev.event))
+		return;
+	srq = srq_get(dev, srqn);
+	if (!srq) {
+		ibdev_dbg(&dev->ibdev, "event %d for unknown SRQ 0x%x\n",
+			  ev.event, srqn);
+		return;
+	}
+	if (srq->ibsrq.event_handler) {
+		ev.device = &dev->ibdev;
+		ev.element.srq = &srq->ibsrq;
+		srq->ibsrq.event_handler(&ev, srq->ibsrq.srq_context);
+	}
+	srq_put(srq);
+}
+
+/* ---- firmware form dispatch ---- */
+
+static int srq_fw_create(struct mlx5x_ib_dev *dev, enum mlx5x_srq_form form,
+			 const struct mlx5x_srq_params *p, u32 *srqn)
+{
+	switch (form) {
+	case MLX5X_SRQ_FORM_SRQ:
+		return mlx5x_fw_create_srq(dev->cmd, p, srqn);
+	case MLX5X_SRQ_FORM_XRC_SRQ:
+		return mlx5x_fw_create_xrc_srq(dev->cmd, p, srqn);
+	default:
+		return mlx5x_fw_create_rmp(dev->cmd, p, srqn);
+	}
+}
+
+static int srq_fw_destroy(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq)
+{
+	switch (srq->form) {
+	case MLX5X_SRQ_FORM_SRQ:
+		return mlx5x_fw_destroy_srq(dev->cmd, srq->srqn);
+	case MLX5X_SRQ_FORM_XRC_SRQ:
+		return mlx5x_fw_destroy_xrc_srq(dev->cmd, srq->srqn);
+	default:
+		return mlx5x_fw_destroy_rmp(dev->cmd, srq->srqn);
+	}
+}
+
+static int srq_fw_arm(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
+		      u16 lwm)
+{
+	switch (srq->form) {
+	case MLX5X_SRQ_FORM_SRQ:
+		return mlx5x_fw_arm_rq(dev->cmd, srq->srqn, lwm);
+	case MLX5X_SRQ_FORM_XRC_SRQ:
+		return mlx5x_fw_arm_xrc_srq(dev->cmd, srq->srqn, lwm);
+	default:
+		return mlx5x_fw_modify_rmp_lwm(dev->cmd, srq->srqn, lwm);
+	}
+}
+
+static int srq_fw_query(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
+			struct mlx5x_srq_state *st)
+{
+	switch (srq->form) {
+	case MLX5X_SRQ_FORM_SRQ:
+		return mlx5x_fw_query_srq(dev->cmd, srq->srqn, st);
+	case MLX5X_SRQ_FORM_XRC_SRQ:
+		return mlx5x_fw_query_xrc_srq(dev->cmd, srq->srqn, st);
+	default:
+		return mlx5x_fw_query_rmp(dev->cmd, srq->srqn, st);
+	}
+}
+
+/* ---- creation ---- */
+
+/* Largest page size whose offset the context's page_offset can express. */
+static int srq_buf_pages(struct ib_umem *umem, unsigned int max_off,
+			 struct mlx5x_pas *pas)
+{
+	unsigned int quant = 0;
+	unsigned long pgsz;
+
+	pgsz = ib_umem_find_best_pgoff(umem, MLX5X_SRQ_PGSZ_BITMAP,
+				       MLX5X_SRQ_PGOFF_BITMASK);
+	while (pgsz >= SZ_4K &&
+	       (!mlx5x_page_offset_quantize(ib_umem_dma_offset(umem, pgsz),
+					    pgsz, &quant) || quant > max_off))
+		pgsz >>= 1;
+	if (pgsz < SZ_4K)
+		return -EINVAL;
+	pas->umem = umem;
+	pas->pgsz = pgsz;
+	pas->page_offset = quant;
+	pas->n = ib_umem_num_dma_blocks(umem, pgsz);
+	return 0;
+}
+
+static int srq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
+		   const struct mlx5_ib_create_srq *ucmd, struct mlx5x_pas *pas)
+{
+	unsigned int max_off = srq->form == MLX5X_SRQ_FORM_RMP ?
+			       MLX5X_WQ_PGOFF_MAX : MLX5X_SRQC_PGOFF_MAX;
+	int err;
+
+	srq->umem = ib_umem_get_va(&dev->ibdev, ucmd->buf_addr,
+				   srq->sizes.buf_size, 0);
+	if (IS_ERR(srq->umem))
+		return PTR_ERR(srq->umem);
+	err = srq_buf_pages(srq->umem, max_off, pas);
+	if (!err)
+		err = mlx5x_db_map(dev, srq->uctx, ucmd->db_addr, &srq->db);
+	if (err)
+		ib_umem_release(srq->umem);
+	return err;
+}
+
+static void srq_unpin(struct mlx5x_ib_srq *srq)
+{
+	mlx5x_db_unmap(srq->uctx, &srq->db);
+	ib_umem_release(srq->umem);
+}
+
+static int srq_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
+			 const struct ib_srq_init_attr *attr, u32 uidx,
+			 const struct mlx5x_pas *pas)
+{
+	bool xrc = attr->srq_type == IB_SRQT_XRC;
+	struct mlx5x_srq_params p = {
+		.log_size = ilog2(srq->sizes.wqe_cnt),
+		.wqe_shift = srq->sizes.wqe_shift,
+		.pdn = to_mpd(srq->ibsrq.pd)->pdn,
+		.xrcd = xrc ? to_mxrcd(attr->ext.xrc.xrcd)->xrcdn : 0,
+		.cqn = xrc ? to_mcq(attr->ext.cq)->mcq.cqn : 0,
+		.user_index = uidx,
+		.dbr = srq->db.dma,
+		.pas = *pas,
+	};
+	int err;
+
+	err = srq_fw_create(dev, srq->form, &p, &srq->srqn);
+	if (err)
+		return err;
+	err = srq_table_insert(dev, srq);
+	if (err)
+		srq_fw_destroy(dev, srq);
+	return err;
+}
+
+static int srq_read_req(struct ib_udata *udata, bool xrc, u8 cqe_version,
+			u32 *uidx, struct mlx5_ib_create_srq *ucmd)
+{
+	size_t min = offsetof(struct mlx5_ib_create_srq, uidx);
+	int err;
+
+	err = mlx5x_ib_udata_in(udata, ucmd, min, sizeof(*ucmd));
+	if (err)
+		return err;
+	return mlx5x_srq_check_req(ucmd, udata->inlen, xrc, cqe_version, uidx);
+}
+
+static int srq_check_attr(struct mlx5x_ib_dev *dev,
+			  const struct ib_srq_init_attr *attr)
+{
+	if (attr->srq_type == IB_SRQT_XRC &&
+	    (!dev->caps.xrc || !attr->ext.xrc.xrcd || !attr->ext.cq))
+		return -EINVAL;
+	return 0;
+}
+
+static int srq_respond(struct mlx5x_ib_srq *srq, struct ib_udata *udata)
+{
+	struct mlx5_ib_create_srq_resp resp = { .srqn = srq->srqn };
+
+	return ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+}
+
+static int srq_create_user(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
+			   struct ib_srq_init_attr *attr, struct ib_udata *udata)
+{
+	struct mlx5_ib_create_srq ucmd;
+	struct mlx5x_pas pas = {};
+	u32 uidx;
+	int err;
+
+	srq->uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ib_ucontext,
+					      ibuc);
+	err = mlx5x_srq_form(dev->mdev->hca.issi, attr->srq_type,
+			     srq->uctx->cqe_version, &srq->form);
+	if (!err)
+		err = srq_read_req(udata, attr->srq_type == IB_SRQT_XRC,
+				   srq->uctx->cqe_version, &uidx, &ucmd);
+	if (!err)
+		err = mlx5x_srq_sizes(&attr->attr, &dev->caps, &srq->sizes);
+	if (!err)
+		err = srq_pin(dev, srq, &ucmd, &pas);
+	if (err)
+		return err;
+	err = srq_create_hw(dev, srq, attr, uidx, &pas);
+	if (err)
+		goto err_unpin;
+	err = srq_respond(srq, udata);
+	if (err)
+		goto err_destroy;
+	return 0;
+
+err_destroy:
+	srq_table_remove(dev, srq);
+	srq_fw_destroy(dev, srq);
+err_unpin:
+	srq_unpin(srq);
+	return err;
+}
+
+int mlx5x_ib_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
+			struct ib_udata *udata)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibsrq->device);
+	struct mlx5x_ib_srq *srq = to_msrq(ibsrq);
+	int err;
+
+	err = udata ? srq_check_attr(dev, attr) : -EOPNOTSUPP;
+	if (!err)
+		err = srq_create_user(dev, srq, attr, udata);
+	if (err) {
+		ibdev_dbg(ibsrq->device, "create_srq (type %d, wr %u, sge %u): %d\n",
+			  attr->srq_type, attr->attr.max_wr,
+			  attr->attr.max_sge, err);
+		atomic64_inc(&dev->stats.srq_err);
+		return err;
+	}
+	mutex_init(&srq->lock);
+	ibsrq->ext.xrc.srq_num = srq->srqn;
+	attr->attr.max_wr = srq->sizes.wqe_cnt - 1;
+	attr->attr.max_sge = srq->sizes.max_gs;
+	return 0;
+}
+
+int mlx5x_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibsrq->device);
+	struct mlx5x_ib_srq *srq = to_msrq(ibsrq);
+	int err;
+
+	err = srq_fw_destroy(dev, srq);
+	if (err) {
+		ibdev_warn(&dev->ibdev, "destroy SRQ 0x%x: %d\n", srq->srqn,
+			   err);
+		return err;
+	}
+	srq_table_remove(dev, srq);
+	srq_unpin(srq);
+	mutex_destroy(&srq->lock);
+	return 0;
+}
+
+/* ---- limit and query ---- */
+
+/* Resizing is not offered (-EINVAL, as mlx5); the limit arms the event. */
+int mlx5x_ib_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+			enum ib_srq_attr_mask mask, struct ib_udata *udata)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibsrq->device);
+	struct mlx5x_ib_srq *srq = to_msrq(ibsrq);
+	int err = 0;
+
+	if (udata && udata->inlen && !ib_is_udata_cleared(udata, 0, udata->inlen))
+		err = -EOPNOTSUPP;
+	else if (mask & ~(IB_SRQ_MAX_WR | IB_SRQ_LIMIT))
+		err = -EOPNOTSUPP;
+	else if (mask & IB_SRQ_MAX_WR)
+		err = -EINVAL;
+	else if (mask & IB_SRQ_LIMIT && attr->srq_limit >= srq->sizes.wqe_cnt)
+		err = -EINVAL;
+	if (!err && mask & IB_SRQ_LIMIT) {
+		mutex_lock(&srq->lock);
+		err = srq_fw_arm(dev, srq, attr->srq_limit);
+		mutex_unlock(&srq->lock);
+	}
+	if (err) {
+		ibdev_dbg(ibsrq->device, "modify_srq 0x%x (mask 0x%x): %d\n",
+			  srq->srqn, mask, err);
+		atomic64_inc(&dev->stats.srq_err);
+	}
+	return err;
+}
+
+int mlx5x_ib_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibsrq->device);
+	struct mlx5x_ib_srq *srq = to_msrq(ibsrq);
+	struct mlx5x_srq_state st;
+	int err;
+
+	err = srq_fw_query(dev, srq, &st);
+	if (err)
+		return err;
+	attr->srq_limit = st.lwm;
+	attr->max_wr = srq->sizes.wqe_cnt - 1;
+	attr->max_sge = srq->sizes.max_gs;
+	return 0;
+}
+
+/* ---- XRC domains ---- */
+
+int mlx5x_ib_alloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibxrcd->device);
+	struct mlx5x_ib_xrcd *xrcd = to_mxrcd(ibxrcd);
+	int err;
+
+	if (!dev->caps.xrc)
+		return -EOPNOTSUPP;
+	/* libmlx5 sends no driver data for an XRC domain */
+	if (udata && udata->inlen && !ib_is_udata_cleared(udata, 0, udata->inlen))
+		return -EOPNOTSUPP;
+	err = mlx5x_fw_alloc_xrcd(dev->cmd, &xrcd->xrcdn);
+	if (err)
+		return err;
+	err = mlx5x_fw_alloc_pd(dev->cmd, &xrcd->pdn);
+	if (err)
+		mlx5x_fw_dealloc_xrcd(dev->cmd, xrcd->xrcdn);
+	return err;
+}
+
+int mlx5x_ib_dealloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibxrcd->device);
+	struct mlx5x_ib_xrcd *xrcd = to_mxrcd(ibxrcd);
+	int err;
+
+	err = mlx5x_fw_dealloc_pd(dev->cmd, xrcd->pdn);
+	if (!err)
+		err = mlx5x_fw_dealloc_xrcd(dev->cmd, xrcd->xrcdn);
+	if (err)
+		ibdev_warn(&dev->ibdev, "dealloc XRCD %u: %d\n", xrcd->xrcdn,
+			   err);
+	return err;
+}
