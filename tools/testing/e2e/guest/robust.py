@@ -3,6 +3,7 @@
 
     robust.py mmap DEV          mmap() of the uverbs file: what must be refused
     robust.py cq-overrun DEV    a CQ overrun reaches user space as CQ_ERR
+    robust.py srq DEV           SRQ requests and changes that must be refused
 
 Prints one result line per check, "name TAB pass|fail TAB detail", for
 guest/robust.sh to record.  A check that cannot reach its verdict (the
@@ -20,7 +21,9 @@ from pyverbs.cq import CQ
 from pyverbs.device import Context
 from pyverbs.mr import MR
 from pyverbs.pd import PD
+from pyverbs.pyverbs_error import PyverbsRDMAError
 from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
+from pyverbs.srq import SRQ, SrqAttr, SrqInitAttr
 from pyverbs.wr import SGE, RecvWR, SendWR
 import pyverbs.enums as e
 
@@ -158,13 +161,58 @@ def check_cq_overrun(dev):
         o.close()
 
 
+def rdma_errno(fn):
+    """0 if fn() succeeds, else the errno of its PyverbsRDMAError."""
+    try:
+        fn()
+        return 0
+    except PyverbsRDMAError as ex:
+        return ex.error_code
+
+
+def errname(n):
+    return 'success' if n == 0 else errno.errorcode.get(n, str(n))
+
+
+def srq_result(name, what, got, want):
+    result('srq/' + name, got == want,
+           '%s: %s, expected %s' % (what, errname(got), errname(want)))
+
+
+def check_srq(dev):
+    """What the kernel must refuse of an SRQ request libmlx5 passes on."""
+    ctx = Context(name=dev)
+    pd = PD(ctx)
+    # libmlx5 asks for WQE signatures (flags) when this is set: not offered
+    os.environ['MLX5_SRQ_SIGNATURE'] = '1'
+    got = rdma_errno(lambda: SRQ(pd, SrqInitAttr(SrqAttr(max_wr=16))).close())
+    del os.environ['MLX5_SRQ_SIGNATURE']
+    srq_result('signature-refused', 'create_srq with MLX5_SRQ_FLAG_SIGNATURE',
+               got, errno.EOPNOTSUPP)
+    srq = SRQ(pd, SrqInitAttr(SrqAttr(max_wr=16)))
+    size = srq.query().max_wr + 1
+    srq_result('resize-refused', 'modify_srq IBV_SRQ_MAX_WR (no resize, as mlx5)',
+               rdma_errno(lambda: srq.modify(SrqAttr(max_wr=64), e.IBV_SRQ_MAX_WR)),
+               errno.EINVAL)
+    srq_result('limit-beyond-size-refused',
+               'modify_srq IBV_SRQ_LIMIT %d on an SRQ of %d WQEs' % (size, size),
+               rdma_errno(lambda: srq.modify(SrqAttr(srq_limit=size), e.IBV_SRQ_LIMIT)),
+               errno.EINVAL)
+    got = rdma_errno(lambda: srq.modify(SrqAttr(srq_limit=size - 1), e.IBV_SRQ_LIMIT))
+    armed = srq.query().srq_limit if got == 0 else -1
+    result('srq/limit-armed', got == 0 and armed == size - 1,
+           'modify_srq IBV_SRQ_LIMIT %d: %s, query_srq reports limit %d' % (
+               size - 1, errname(got), armed))
+    for o in (srq, pd, ctx):
+        o.close()
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ('mmap', 'cq-overrun'):
-        sys.exit('usage: robust.py mmap|cq-overrun DEV')
-    if sys.argv[1] == 'mmap':
-        check_mmap(sys.argv[2])
-    else:
-        check_cq_overrun(sys.argv[2])
+    checks = {'mmap': check_mmap, 'cq-overrun': check_cq_overrun,
+              'srq': check_srq}
+    if len(sys.argv) != 3 or sys.argv[1] not in checks:
+        sys.exit('usage: robust.py mmap|cq-overrun|srq DEV')
+    checks[sys.argv[1]](sys.argv[2])
 
 
 if __name__ == '__main__':

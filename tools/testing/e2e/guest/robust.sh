@@ -12,6 +12,9 @@
 #   robust/cq-overrun-event         an overrun CQ reaches user space as
 #                                   IBV_EVENT_CQ_ERR
 #   robust/cq-overrun-logged        ... and the driver logged it once
+#   robust/srq/*                    SRQ WQE signatures (a udata flag),
+#                                   resizing and a limit beyond the SRQ are
+#                                   refused; a limit within it is armed
 #   robust/kill9-mid-traffic        both ends of a running pingpong die by
 #                                   SIGKILL
 #   robust/kill9-then-pingpong      a new pingpong works afterwards
@@ -48,6 +51,11 @@ robust_mmap() {
 		mmap/offset-out-of-range-refused mmap/unallocated-entry-refused \
 		mmap/uar-double-length-refused mmap/uar-map-private-refused \
 		mmap/uar-prot-exec-refused mmap/valid-uar
+}
+
+robust_srq() {
+	robust_py srq srq/signature-refused srq/resize-refused \
+		srq/limit-beyond-size-refused srq/limit-armed
 }
 
 overrun_lines() { dmesg | grep -cE 'mlx5x .*CQ error on CQN 0x[0-9a-f]+, syndrome 0x1 \(overrun\)'; }
@@ -164,6 +172,7 @@ suite_robust() {
 	fi
 	robust_mmap
 	robust_cq_overrun
+	robust_srq
 	robust_kill9
 	robust_rmmod_open
 }
