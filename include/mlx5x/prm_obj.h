@@ -95,6 +95,8 @@ enum mlx5x_mkc_access_mode {
 /* an mkey (lkey/rkey) is index << 8 | mkey_7_0 */
 #define MLX5X_MKEY_INDEX_SHIFT		8
 #define MLX5X_MKEY_VARIANT_MASK		0x000000ffU
+/* mkc.qpn of a key not bound to a QP */
+#define MLX5X_MKC_QPN_NONE		0xffffff
 /* MTT entries carry the page address; low bits are flags */
 #define MLX5X_MTT_ADDR_MASK		0xfffffffffffffff8ULL
 

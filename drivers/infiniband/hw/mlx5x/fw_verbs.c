@@ -21,8 +21,6 @@
 
 /* qpc.pm_state of a QP without alternate path: migrated */
 #define MLX5X_QP_PM_STATE_MIGRATED	3
-/* mkc.qpn of a key not bound to a QP */
-#define MLX5X_MKC_QPN_NONE		0xffffff
 
 /* 64-bit big-endian device fields (addresses, lengths, GUIDs). */
 static void fw_set64(void *buf, size_t off, u64 v)
@@ -72,6 +70,8 @@ void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
 	c->block_lb_mc = MLX5X_GET(cap, MLX5X_CAP_BLOCK_LB_MC);
 	c->pkv = MLX5X_GET(cap, MLX5X_CAP_PKV);
 	c->qkv = MLX5X_GET(cap, MLX5X_CAP_QKV);
+	c->umr_atomic_disabled =
+		MLX5X_GET(cap, MLX5X_CAP_UMR_MODIFY_ATOMIC_DISABLED);
 	c->device_frequency_khz = MLX5X_GET(cap, MLX5X_CAP_DEVICE_FREQUENCY_KHZ);
 
 	/*
@@ -302,8 +302,11 @@ static void fw_fill_pas(__be64 *out, const struct mlx5x_pas *pas)
 	struct ib_block_iter biter;
 	size_t i = 0;
 
-	if (!pas->umem)
+	if (!pas->umem) {
+		for (i = 0; pas->dma && i < pas->n; i++)
+			out[i] = cpu_to_be64(pas->dma + i * pas->pgsz);
 		return;
+	}
 	rdma_umem_for_each_dma_block(pas->umem, &biter, pas->pgsz) {
 		if (i == pas->n)
 			break;
@@ -321,6 +324,7 @@ void mlx5x_mkc_encode(void *mkc, const struct mlx5x_mkey_params *p)
 	MLX5X_SET(mkc, MLX5X_MKC_RR, !!(p->access & MLX5X_MKEY_RR));
 	MLX5X_SET(mkc, MLX5X_MKC_RW, !!(p->access & MLX5X_MKEY_RW));
 	MLX5X_SET(mkc, MLX5X_MKC_A, !!(p->access & MLX5X_MKEY_A));
+	MLX5X_SET(mkc, MLX5X_MKC_UMR_EN, p->umr_en);
 	MLX5X_SET(mkc, MLX5X_MKC_QPN, MLX5X_MKC_QPN_NONE);
 	MLX5X_SET(mkc, MLX5X_MKC_MKEY_7_0, p->variant);
 	MLX5X_SET(mkc, MLX5X_MKC_PD, p->pdn);

@@ -41,6 +41,7 @@ struct mlx5x_cmd;
  * @xrc: XRC domains, XRC SRQs and XRC QPs
  * @atomic: 8-byte compare-and-swap and fetch-and-add on RC QPs, in host
  *	byte order (decoded from the atomic capabilities)
+ * @umr_atomic_disabled: a UMR may not change an mkey's atomic right
  * @pkv: P_Key violation counter
  * @qkv: Q_Key violation counter
  * @device_frequency_khz: core clock
@@ -70,6 +71,7 @@ struct mlx5x_verbs_caps {
 	bool block_lb_mc;
 	bool xrc;
 	bool atomic;
+	bool umr_atomic_disabled;
 	bool pkv;
 	bool qkv;
 	u32 device_frequency_khz;
@@ -133,7 +135,9 @@ struct mlx5x_port_oper {
 
 /**
  * struct mlx5x_pas - a pinned buffer as a list of device pages
- * @umem: the pinned memory, or NULL for an empty list (tests)
+ * @umem: the pinned memory, or NULL: then @dma, or an empty list (tests)
+ * @dma: with no @umem, a contiguous kernel buffer (DMA coherent) whose
+ *	pages are @dma + i * @pgsz; 0 for none
  * @pgsz: device page size, a power of two >= 4 KiB
  * @n: number of pages (entries in the list)
  * @page_offset: start of the buffer in the first page, in pgsz / 64
@@ -141,6 +145,7 @@ struct mlx5x_port_oper {
  */
 struct mlx5x_pas {
 	struct ib_umem *umem;
+	dma_addr_t dma;
 	unsigned long pgsz;
 	size_t n;
 	u8 page_offset;
@@ -158,6 +163,7 @@ struct mlx5x_pas {
  * @pdn: protection domain
  * @access: MLX5X_MKEY_* rights
  * @variant: low 8 bits of the key (the index is the rest)
+ * @umr_en: UMR WQEs may modify the key (umr.c)
  * @iova: first virtual address the key covers
  * @len: bytes the key covers
  * @pas: translation, one MTT entry per device page
@@ -166,6 +172,7 @@ struct mlx5x_mkey_params {
 	u32 pdn;
 	u8 access;
 	u8 variant;
+	bool umr_en;
 	u64 iova;
 	u64 len;
 	struct mlx5x_pas pas;

@@ -9,8 +9,9 @@
  * ucontext.c (contexts, UAR objects, mmap, doorbell records, context
  * and PD import), pd.c (PDs, MRs and their re-registration), cq.c (CQs
  * and resize), qp.c (RC, UC, UD and XRC QPs), srq.c (SRQs, XRC SRQs and
- * XRC domains).  None of them builds a command: they fill the typed
- * parameters of fw_verbs.h.
+ * XRC domains), umr.c (the kernel UMR QP that re-registration uses to
+ * change an MR's PD and access in place).  None of them builds a
+ * command: they fill the typed parameters of fw_verbs.h.
  */
 #ifndef MLX5X_IB_H
 #define MLX5X_IB_H
@@ -32,6 +33,7 @@
 
 struct mlx5x_dev;
 struct mlx5x_eq;
+struct mlx5x_umr;
 
 /*
  * libmlx5 derives the UAR model from tot_bfregs: 0 means "the kernel
@@ -93,6 +95,8 @@ struct mlx5x_ib_stats {
  * @qps: QP number -> QP for async events; its lock is taken with
  *	interrupts off (the event handler runs in the EQ interrupt)
  * @srqs: SRQ number -> SRQ for async events; locked as @qps
+ * @umr: the UMR queue (umr.h), NULL if it could not be created; set
+ *	before registration, cleared after unregistration
  * @stats: counters
  */
 struct mlx5x_ib_dev {
@@ -108,6 +112,7 @@ struct mlx5x_ib_dev {
 	atomic_t mkey_variant;
 	struct xarray qps;
 	struct xarray srqs;
+	struct mlx5x_umr *umr;
 	struct mlx5x_ib_stats stats;
 };
 
@@ -184,13 +189,16 @@ struct mlx5x_ib_pd {
  * @ibmr: core object
  * @umem: the pinned memory
  * @index: mkey index
- * @access: IB access flags it was registered with
+ * @access: IB access flags it was registered with (or re-registered
+ *	with in place)
+ * @umr_en: its key was created with umr_en: a UMR may change PD and access
  */
 struct mlx5x_ib_mr {
 	struct ib_mr ibmr;
 	struct ib_umem *umem;
 	u32 index;
 	int access;
+	bool umr_en;
 };
 
 /**

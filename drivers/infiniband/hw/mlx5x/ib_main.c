@@ -18,6 +18,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "ib.h"
+#include "umr.h"
 #include "mlx5x.h"
 
 /* Largest send WQE the device limits are computed for (as mlx5 does). */
@@ -594,10 +595,15 @@ int mlx5x_ib_init(struct mlx5x_dev *mdev)
 	if (err)
 		goto err_dealloc;
 	ib_setup_device(dev);
+	/* optional: without it re-registration always builds a new key */
+	err = mlx5x_umr_init(dev);
+	if (err)
+		dev_warn(&mdev->pdev->dev, "no UMR QP (%d): rereg makes new keys\n",
+			 err);
 	err = ib_register_device(&dev->ibdev, "mlx5x_%d", &mdev->pdev->dev);
 	if (err) {
 		dev_err(&mdev->pdev->dev, "ib_register_device: %d\n", err);
-		goto err_dealloc;
+		goto err_umr;
 	}
 	rcu_assign_pointer(mdev->ib, dev);
 	dev_info(&mdev->pdev->dev, "registered %s: node GUID %016llx, %u port(s), %u completion vector(s), CQE version %u, atomics %s\n",
@@ -606,6 +612,8 @@ int mlx5x_ib_init(struct mlx5x_dev *mdev)
 		 dev->caps.cqe_version, dev->caps.atomic ? "yes" : "no");
 	return 0;
 
+err_umr:
+	mlx5x_umr_fini(dev);
 err_dealloc:
 	ib_dealloc_device(&dev->ibdev);
 	return err;
@@ -624,6 +632,7 @@ void mlx5x_ib_fini(struct mlx5x_dev *mdev)
 	RCU_INIT_POINTER(mdev->ib, NULL);
 	synchronize_rcu();
 	ib_unregister_device(&dev->ibdev);
+	mlx5x_umr_fini(dev);
 	WARN_ON(!xa_empty(&dev->qps));
 	xa_destroy(&dev->qps);
 	WARN_ON(!xa_empty(&dev->srqs));

@@ -6,9 +6,11 @@
  * MTT-mode memory key: one translation entry per device page, the
  * largest page size the pinned memory allows.  lkey = rkey = the key.
  *
- * Re-registration builds a new key (and pins again when the range
- * changes) and hands the core a new MR, which then retires the old one:
- * what mlx5_ib does when it cannot patch a key in place with UMR.
+ * Re-registration that changes only the PD and/or access rights patches
+ * the key in place with a UMR WQE (umr.c) when the key allows it
+ * (umr_en), so lkey and rkey stay.  Anything else builds a new key (and
+ * pins again when the range changes) and hands the core a new MR, which
+ * then retires the old one: what mlx5_ib does when it cannot use UMR.
  */
 #include <linux/log2.h>
 #include <linux/slab.h>
@@ -16,6 +18,7 @@
 #include <rdma/ib_umem.h>
 
 #include "ib.h"
+#include "umr.h"
 
 /*
  * Page sizes an mkey translates (mkc log_page_size): 4 KiB up to 1 GiB;
@@ -99,6 +102,7 @@ static int mr_create_mkey(struct mlx5x_ib_dev *dev, struct mlx5x_ib_pd *pd,
 		.pdn = pd->pdn,
 		.access = access,
 		.variant = (u8)atomic_inc_return(&dev->mkey_variant),
+		.umr_en = mlx5x_umr_usable(dev),
 		.iova = iova,
 		.len = length,
 		.pas.umem = mr->umem,
@@ -115,6 +119,7 @@ static int mr_create_mkey(struct mlx5x_ib_dev *dev, struct mlx5x_ib_pd *pd,
 	if (err)
 		return err;
 	key = mr->index << MLX5X_MKEY_INDEX_SHIFT | p.variant;
+	mr->umr_en = p.umr_en;
 	mr->ibmr.lkey = key;
 	mr->ibmr.rkey = key;
 	return 0;
@@ -202,13 +207,46 @@ int mlx5x_mr_rereg_args(int flags, const struct mlx5x_mr_reg *old,
 }
 
 /*
- * Always a new MR: the core puts it in the old one's place and
- * deregisters the old one, so a failure leaves the old MR as it was.
+ * PD and access by UMR: the core keeps the same ib_mr (NULL) and moves
+ * its PD reference itself.  A failure leaves the MR registered; its
+ * rights are then those of before or, if the device died, moot.
+ */
+static struct ib_mr *mr_rereg_in_place(struct mlx5x_ib_mr *mr,
+				       const struct mlx5x_mr_reg *req,
+				       struct ib_udata *udata)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(mr->ibmr.device);
+	u8 mkey_access;
+	int err;
+
+	err = mlx5x_mr_access(req->access, dev->caps.atomic, &mkey_access);
+	if (!err && udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen))
+		err = -EINVAL;
+	if (!err)
+		err = mlx5x_umr_rereg_pd_access(dev, mr->ibmr.lkey,
+						to_mpd(req->pd)->pdn,
+						mkey_access);
+	if (err) {
+		ibdev_dbg(&dev->ibdev, "rereg of mkey 0x%x in place: %d\n",
+			  mr->ibmr.lkey, err);
+		atomic64_inc(&dev->stats.mr_err);
+		return ERR_PTR(err);
+	}
+	mr->access = req->access;
+	return NULL;
+}
+
+/*
+ * In place when only PD and access change and UMR may do it; else a new
+ * MR: the core puts it in the old one's place and deregisters the old
+ * one, so a failure leaves the old MR as it was.
  */
 struct ib_mr *mlx5x_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 				     u64 length, u64 virt_addr, int access,
 				     struct ib_pd *pd, struct ib_udata *udata)
 {
+	struct mlx5x_ib_dev *dev = to_mibdev(ibmr->device);
 	struct mlx5x_ib_mr *mr = to_mmr(ibmr);
 	struct mlx5x_mr_reg old = {
 		.pd = ibmr->pd, .access = mr->access,
@@ -224,6 +262,9 @@ struct ib_mr *mlx5x_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 	err = mlx5x_mr_rereg_args(flags, &old, &req);
 	if (err)
 		return ERR_PTR(err);
+	if (mr->umr_en && mlx5x_umr_usable(dev) &&
+	    mlx5x_umr_can_rereg(flags, mr->access, req.access, &dev->caps))
+		return mr_rereg_in_place(mr, &req, udata);
 	return mr_reg(req.pd, req.start, req.length, req.iova, req.access,
 		      udata);
 }

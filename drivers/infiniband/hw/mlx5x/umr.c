@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The kernel UMR queue (umr.h): a REG_UMR QP and its CQ in kernel
+ * memory, and the one UMR mlx5x posts, the PD/access update of a
+ * re-registration.
+ *
+ * Resources, created in this order and destroyed in reverse: a UAR page
+ * of its own (send and CQ arm doorbells), the doorbell records, the
+ * send and completion rings, the CQ on completion EQ 0 (published in
+ * the CQ table, so completion EQEs reach mlx5x_umr's handler through
+ * the EQ's bottom half like any user CQ), the QP, moved RST -> INIT ->
+ * RTR -> RTS as mlx5_ib moves its UMR QP.
+ *
+ * Posting, under umr->lock: arm the CQ, write the WQE, ring the
+ * doorbell, sleep until the completion event (or the timeout), then
+ * poll the one CQE.  Doorbell order: WQE stores, dma_wmb(), doorbell
+ * record, wmb(), UAR store; the CQ arm likewise writes its record
+ * before the UAR.
+ */
+#include <linux/bitfield.h>
+#include <linux/dma-mapping.h>
+#include <linux/io.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+
+#include "cmd.h"
+#include "ib.h"
+#include "mlx5x.h"
+#include "umr.h"
+
+/* doorbell records: the QP's at 0, the CQ's in the next cache line */
+#define MLX5X_UMR_QP_DBR_OFF	0x00
+#define MLX5X_UMR_CQ_DBR_OFF	0x40
+#define MLX5X_UMR_DBR_LEN	0x80
+/* a kernel QP has no user index to report (CQE version 0 value) */
+#define MLX5X_UMR_UIDX_NONE	0xffffff
+/* port and P_Key index the QP is moved to INIT with (mlx5_ib: 1, 0) */
+#define MLX5X_UMR_PORT		1
+
+/* ---- pure helpers ---- */
+
+/**
+ * mlx5x_umr_can_rereg() - can a re-registration patch the key in place
+ * @flags: IB_MR_REREG_* of the request
+ * @cur_access: the MR's IB access flags
+ * @new_access: the access flags it asks for (@cur_access without
+ *	IB_MR_REREG_ACCESS)
+ * @caps: device capabilities
+ *
+ * In place means PD and access rights only, and only rights a UMR may
+ * toggle: local/remote write, remote read, atomic unless the device
+ * forbids changing it by UMR, relaxed ordering (a hint mlx5x does not
+ * pass to the key).  Anything else (new range, memory windows, ...)
+ * needs a new key.
+ */
+bool mlx5x_umr_can_rereg(int flags, int cur_access, int new_access,
+			 const struct mlx5x_verbs_caps *caps)
+{
+	int diffs = cur_access ^ new_access;
+
+	if (!flags || flags & ~(IB_MR_REREG_PD | IB_MR_REREG_ACCESS))
+		return false;
+	if (diffs & ~(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+		      IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC |
+		      IB_ACCESS_RELAXED_ORDERING))
+		return false;
+	if ((diffs & IB_ACCESS_REMOTE_ATOMIC) && caps->atomic &&
+	    caps->umr_atomic_disabled)
+		return false;
+	return true;
+}
+
+/**
+ * mlx5x_umr_mkey_mask() - mkey context fields a PD/access update sets
+ * @atomic: the device has atomics (else mkc.a is not touched)
+ *
+ * All rights and the PD, whichever of them changes, as mlx5_ib does.
+ */
+u64 mlx5x_umr_mkey_mask(bool atomic)
+{
+	u64 mask = MLX5X_MKEY_MASK_LR | MLX5X_MKEY_MASK_LW |
+		   MLX5X_MKEY_MASK_RR | MLX5X_MKEY_MASK_RW |
+		   MLX5X_MKEY_MASK_PD;
+
+	if (atomic)
+		mask |= MLX5X_MKEY_MASK_A;
+	return mask;
+}
+
+/**
+ * mlx5x_umr_wqe_build() - a PD/access UMR WQE
+ * @wqe: MLX5X_UMR_WQE_LEN bytes, zeroed by the caller
+ * @u: what to change
+ *
+ * Control segment (the key in the immediate, a completion always,
+ * initiator-small fence so the update follows earlier WQEs), the UMR
+ * control segment (inline, "check free" as mlx5_ib sets it, the mask)
+ * and the mkey context with the new values.
+ */
+void mlx5x_umr_wqe_build(void *wqe, const struct mlx5x_umr_update *u)
+{
+	u8 *umr = (u8 *)wqe + MLX5X_WQE_DS_LEN;
+	u8 *mkc = umr + MLX5X_WQE_UMR_CTRL_LEN;
+
+	MLX5X_SET(wqe, MLX5X_WQE_CTRL_WQE_INDEX, u->wqe_index);
+	MLX5X_SET(wqe, MLX5X_WQE_CTRL_OPCODE, MLX5X_OPCODE_UMR);
+	MLX5X_SET(wqe, MLX5X_WQE_CTRL_QPN, u->qpn);
+	MLX5X_SET(wqe, MLX5X_WQE_CTRL_DS,
+		  MLX5X_UMR_WQE_LEN >> MLX5X_WQE_DS_SHIFT);
+	MLX5X_SET(wqe, MLX5X_WQE_CTRL_FENCE, MLX5X_WQE_FENCE_INITIATOR_SMALL);
+	MLX5X_SET(wqe, MLX5X_WQE_CTRL_CE, MLX5X_WQE_CE_ALWAYS);
+	*(__be32 *)((u8 *)wqe + MLX5X_WQE_CTRL_IMM_OFF) = cpu_to_be32(u->key);
+
+	MLX5X_SET(umr, MLX5X_WQE_UMR_FLAGS,
+		  MLX5X_UMR_CHECK_FREE | MLX5X_UMR_INLINE);
+	*(__be64 *)(umr + MLX5X_WQE_UMR_MKEY_MASK_OFF) =
+		cpu_to_be64(mlx5x_umr_mkey_mask(u->atomic));
+
+	MLX5X_SET(mkc, MLX5X_MKC_LR, !!(u->access & MLX5X_MKEY_LR));
+	MLX5X_SET(mkc, MLX5X_MKC_LW, !!(u->access & MLX5X_MKEY_LW));
+	MLX5X_SET(mkc, MLX5X_MKC_RR, !!(u->access & MLX5X_MKEY_RR));
+	MLX5X_SET(mkc, MLX5X_MKC_RW, !!(u->access & MLX5X_MKEY_RW));
+	MLX5X_SET(mkc, MLX5X_MKC_A, !!(u->access & MLX5X_MKEY_A));
+	MLX5X_SET(mkc, MLX5X_MKC_PD, u->pdn);
+	MLX5X_SET(mkc, MLX5X_MKC_QPN, MLX5X_MKC_QPN_NONE);
+	MLX5X_SET(mkc, MLX5X_MKC_MKEY_7_0, u->key & MLX5X_MKEY_VARIANT_MASK);
+}
+
+/**
+ * mlx5x_umr_cqe_status() - the CQE at consumer counter @ci
+ * @cqe: its 64 bytes
+ * @ci: consumer counter
+ * @log_n: log2 of the CQ size
+ *
+ * Return: -EAGAIN if software does not own it yet (invalid opcode, or
+ * the owner bit of the previous pass), 0 for a good send completion,
+ * -EIO for an error completion or anything else.
+ */
+int mlx5x_umr_cqe_status(const void *cqe, u32 ci, u8 log_n)
+{
+	u8 op_own = READ_ONCE(*((const u8 *)cqe + MLX5X_CQE_OP_OWN_OFF));
+	u8 opcode = op_own >> MLX5X_CQE_OPCODE_SHIFT;
+
+	if (opcode == MLX5X_CQE_INVALID ||
+	    (op_own & MLX5X_CQE_OWNER_MASK) != ((ci >> log_n) & 1))
+		return -EAGAIN;
+	/* the rest of the CQE was written before op_own */
+	dma_rmb();
+	return opcode == MLX5X_CQE_REQ ? 0 : -EIO;
+}
+
+/* ---- rings ---- */
+
+static size_t kring_bytes(const struct mlx5x_kring *r)
+{
+	return (size_t)1 << (r->log_n + r->log_stride);
+}
+
+static void *kring_entry(const struct mlx5x_kring *r, u32 ctr)
+{
+	return r->buf + ((ctr & ((1U << r->log_n) - 1)) << r->log_stride);
+}
+
+static int kring_alloc(struct device *dma_dev, struct mlx5x_kring *r,
+		       u8 log_n, u8 log_stride)
+{
+	r->log_n = log_n;
+	r->log_stride = log_stride;
+	r->ctr = 0;
+	r->buf = dma_alloc_coherent(dma_dev, kring_bytes(r), &r->dma,
+				    GFP_KERNEL);
+	return r->buf ? 0 : -ENOMEM;
+}
+
+static void kring_free(struct device *dma_dev, struct mlx5x_kring *r)
+{
+	dma_free_coherent(dma_dev, kring_bytes(r), r->buf, r->dma);
+	r->buf = NULL;
+}
+
+/* the ring as the page list of a CREATE_CQ/CREATE_QP */
+static struct mlx5x_pas kring_pas(const struct mlx5x_kring *r)
+{
+	struct mlx5x_pas pas = {
+		.dma = r->dma,
+		.pgsz = SZ_4K,
+		.n = kring_bytes(r) >> MLX5X_ADAPTER_PAGE_SHIFT,
+	};
+
+	return pas;
+}
+
+/* ---- doorbells ---- */
+
+static __be32 *umr_dbr(struct mlx5x_umr *umr, unsigned int off)
+{
+	return (__be32 *)((u8 *)umr->dbr + off);
+}
+
+/* Ask for one event on the next CQE (the one the next WQE produces). */
+static void umr_cq_arm(struct mlx5x_umr *umr)
+{
+	u32 word = FIELD_PREP(MLX5X_CQ_DB_SN_MASK, umr->arm_sn & 3) |
+		   FIELD_PREP(MLX5X_CQ_DB_CMD_MASK, MLX5X_CQ_DB_CMD_ARM_NEXT) |
+		   (umr->cq.ctr & MLX5X_CQ_DB_CI_MASK);
+	__be32 db[2] __aligned(8) = {
+		cpu_to_be32(word), cpu_to_be32(umr->mcq.cqn),
+	};
+
+	*umr_dbr(umr, MLX5X_UMR_CQ_DBR_OFF + MLX5X_CQ_DBR_ARM_OFF) = db[0];
+	/* the device checks the record against the doorbell */
+	wmb();
+	__iowrite64_copy(umr->uar.map + MLX5X_UAR_CQ_DB_OFF, db, 1);
+}
+
+/* @ctrl: the first 8 bytes of the WQE just written at the producer. */
+static void umr_sq_ring(struct mlx5x_umr *umr, const void *ctrl)
+{
+	umr->sq.ctr += MLX5X_UMR_WQEBBS;
+	/* the WQE is visible before the counter that hands it over */
+	dma_wmb();
+	*umr_dbr(umr, MLX5X_UMR_QP_DBR_OFF + MLX5X_QP_DBR_SND_OFF) =
+		cpu_to_be32(umr->sq.ctr & MLX5X_QP_DBR_COUNTER_MASK);
+	/* the record is visible before the doorbell that makes it read */
+	wmb();
+	__iowrite64_copy(umr->uar.map + MLX5X_UAR_BF_OFF, ctrl, 1);
+}
+
+/* ---- CQ ---- */
+
+/* Bottom-half context: the CQE of the WQE in flight has arrived. */
+static void umr_cq_comp(struct mlx5x_core_cq *mcq)
+{
+	struct mlx5x_umr *umr = container_of(mcq, struct mlx5x_umr, mcq);
+
+	complete(&umr->done);
+}
+
+static int umr_cq_create(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
+{
+	struct mlx5x_cq_params p = {
+		.log_size = MLX5X_UMR_LOG_CQ,
+		.uar = umr->uar.index,
+		.dbr = umr->dbr_dma + MLX5X_UMR_CQ_DBR_OFF,
+		.pas = kring_pas(&umr->cq),
+	};
+	u32 i;
+	int err;
+
+	/* no CQE is software's before the device writes one */
+	for (i = 0; i < 1U << umr->cq.log_n; i++)
+		*((u8 *)kring_entry(&umr->cq, i) + MLX5X_CQE_OP_OWN_OFF) =
+			MLX5X_CQE_INVALID << MLX5X_CQE_OPCODE_SHIFT;
+	umr->eq = mlx5x_ib_comp_eq(dev, 0);
+	p.eqn = umr->eq->eqn;
+	err = mlx5x_fw_create_cq(dev->cmd, &p, &umr->mcq.cqn);
+	if (err)
+		return err;
+	umr->mcq.bh = &umr->eq->cqbh;
+	umr->mcq.irqn = umr->eq->irqn;
+	umr->mcq.comp = umr_cq_comp;
+	err = mlx5x_cq_table_insert(&dev->mdev->hca.cqs, &umr->mcq);
+	if (err)
+		mlx5x_fw_destroy_cq(dev->cmd, umr->mcq.cqn);
+	return err;
+}
+
+/*
+ * The fence of cq_table.h.  Unlike a user CQ, the handler is fenced off
+ * even when DESTROY_CQ fails: nothing can find the CQ any more, so
+ * @umr may be freed; only the rings must then be kept.
+ */
+static int umr_cq_destroy(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
+{
+	int err;
+
+	mlx5x_cq_table_remove(&dev->mdev->hca.cqs, &umr->mcq);
+	err = mlx5x_fw_destroy_cq(dev->cmd, umr->mcq.cqn);
+	mlx5x_cq_quiesce(&umr->mcq);
+	return err;
+}
+
+/* ---- QP ---- */
+
+static int umr_qp_rst2rts(struct mlx5x_ib_dev *dev, u32 qpn)
+{
+	struct mlx5x_qp_mod m = {
+		.fields = MLX5X_QPM_PKEY | MLX5X_QPM_PORT,
+		.path.port = MLX5X_UMR_PORT,
+	};
+	int err;
+
+	err = mlx5x_fw_modify_qp(dev->cmd, MLX5X_CMD_OP_RST2INIT_QP, qpn, 0,
+				 &m);
+	if (err)
+		return err;
+	/* a REG_UMR QP has no peer: no path, PSN or retry parameters */
+	m.fields = 0;
+	err = mlx5x_fw_modify_qp(dev->cmd, MLX5X_CMD_OP_INIT2RTR_QP, qpn, 0,
+				 &m);
+	if (err)
+		return err;
+	return mlx5x_fw_modify_qp(dev->cmd, MLX5X_CMD_OP_RTR2RTS_QP, qpn, 0,
+				  &m);
+}
+
+static int umr_qp_create(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
+{
+	struct mlx5x_qp_params p = {
+		.st = MLX5X_QP_ST_REG_UMR,
+		.uar = umr->uar.index,
+		.user_index = MLX5X_UMR_UIDX_NONE,
+		.cqn_snd = umr->mcq.cqn,
+		.cqn_rcv = umr->mcq.cqn,
+		.log_sq_size = MLX5X_UMR_LOG_SQ,
+		.has_sq = true,
+		.dbr = umr->dbr_dma + MLX5X_UMR_QP_DBR_OFF,
+		.pas = kring_pas(&umr->sq),
+	};
+	int err;
+
+	/* no PD: the QP only touches mkeys, never memory */
+	err = mlx5x_fw_create_qp(dev->cmd, &p, &umr->qpn);
+	if (err)
+		return err;
+	err = umr_qp_rst2rts(dev, umr->qpn);
+	if (err)
+		mlx5x_fw_destroy_qp(dev->cmd, umr->qpn);
+	return err;
+}
+
+/* ---- setup and teardown ---- */
+
+static int umr_mem_alloc(struct device *dma_dev, struct mlx5x_umr *umr)
+{
+	int err;
+
+	umr->dbr = dma_alloc_coherent(dma_dev, MLX5X_UMR_DBR_LEN,
+				      &umr->dbr_dma, GFP_KERNEL);
+	if (!umr->dbr)
+		return -ENOMEM;
+	err = kring_alloc(dma_dev, &umr->sq, MLX5X_UMR_LOG_SQ,
+			  MLX5X_SEND_WQEBB_SHIFT);
+	if (err)
+		goto err_dbr;
+	err = kring_alloc(dma_dev, &umr->cq, MLX5X_UMR_LOG_CQ,
+			  MLX5X_CQE_LOG_LEN);
+	if (err)
+		goto err_sq;
+	return 0;
+
+err_sq:
+	kring_free(dma_dev, &umr->sq);
+err_dbr:
+	dma_free_coherent(dma_dev, MLX5X_UMR_DBR_LEN, umr->dbr, umr->dbr_dma);
+	return err;
+}
+
+static void umr_mem_free(struct device *dma_dev, struct mlx5x_umr *umr)
+{
+	kring_free(dma_dev, &umr->cq);
+	kring_free(dma_dev, &umr->sq);
+	dma_free_coherent(dma_dev, MLX5X_UMR_DBR_LEN, umr->dbr, umr->dbr_dma);
+}
+
+static int umr_create(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
+{
+	struct pci_dev *pdev = dev->mdev->pdev;
+	int err;
+
+	err = mlx5x_uar_alloc(dev->cmd, pdev, &dev->uar_geom, &umr->uar);
+	if (err)
+		return err;
+	err = umr_mem_alloc(&pdev->dev, umr);
+	if (err)
+		goto err_uar;
+	err = umr_cq_create(dev, umr);
+	if (err)
+		goto err_mem;
+	err = umr_qp_create(dev, umr);
+	if (err)
+		goto err_cq;
+	return 0;
+
+err_cq:
+	if (umr_cq_destroy(dev, umr))
+		return err;	/* the device may still write the rings */
+err_mem:
+	umr_mem_free(&pdev->dev, umr);
+err_uar:
+	mlx5x_uar_free(dev->cmd, &umr->uar);
+	return err;
+}
+
+/**
+ * mlx5x_umr_init() - create the UMR queue of a device being registered
+ * @dev: the device, set up but not yet registered
+ *
+ * Optional: without it MRs are created without umr_en and every
+ * re-registration builds a new key.
+ *
+ * Return: 0, or the error that left @dev without UMR.
+ */
+int mlx5x_umr_init(struct mlx5x_ib_dev *dev)
+{
+	struct mlx5x_umr *umr;
+	int err;
+
+	umr = kzalloc(sizeof(*umr), GFP_KERNEL);
+	if (!umr)
+		return -ENOMEM;
+	mutex_init(&umr->lock);
+	init_completion(&umr->done);
+	err = umr_create(dev, umr);
+	if (err) {
+		mutex_destroy(&umr->lock);
+		kfree(umr);
+		return err;
+	}
+	dev->umr = umr;
+	return 0;
+}
+
+/**
+ * mlx5x_umr_fini() - destroy the UMR queue
+ * @dev: the device, unregistered (no MR and no re-registration left)
+ */
+void mlx5x_umr_fini(struct mlx5x_ib_dev *dev)
+{
+	struct device *dma_dev = &dev->mdev->pdev->dev;
+	struct mlx5x_umr *umr = dev->umr;
+	int err, cq_err;
+
+	if (!umr)
+		return;
+	dev->umr = NULL;
+	err = mlx5x_fw_destroy_qp(dev->cmd, umr->qpn);
+	cq_err = umr_cq_destroy(dev, umr);
+	if (err || cq_err) {
+		/* the device may still use the rings and the UAR: keep them */
+		dev_warn(dma_dev, "UMR QP 0x%x teardown: %d/%d, its rings are leaked\n",
+			 umr->qpn, err, cq_err);
+	} else {
+		umr_mem_free(dma_dev, umr);
+		mlx5x_uar_free(dev->cmd, &umr->uar);
+	}
+	mutex_destroy(&umr->lock);
+	kfree(umr);
+}
+
+/* ---- posting ---- */
+
+/**
+ * mlx5x_umr_usable() - may new MRs be made modifiable by UMR
+ * @dev: the device
+ *
+ * A hint, read without the lock: a queue that dies afterwards makes the
+ * post fail with -EIO.
+ */
+bool mlx5x_umr_usable(struct mlx5x_ib_dev *dev)
+{
+	return dev->umr && !READ_ONCE(dev->umr->dead);
+}
+
+static bool umr_device_dead(struct mlx5x_ib_dev *dev)
+{
+	return mlx5x_cmd_killed(dev->cmd) ||
+	       mlx5x_health_is_fatal(&dev->mdev->hca.health);
+}
+
+/* Poll the CQE of the WQE just completed; its CQ slot goes back. */
+static int umr_poll_locked(struct mlx5x_umr *umr)
+{
+	void *cqe = kring_entry(&umr->cq, umr->cq.ctr);
+	int err;
+
+	err = mlx5x_umr_cqe_status(cqe, umr->cq.ctr, umr->cq.log_n);
+	if (err == -EAGAIN)
+		return -EIO;	/* an event without its CQE */
+	umr->cq.ctr++;
+	*umr_dbr(umr, MLX5X_UMR_CQ_DBR_OFF + MLX5X_CQ_DBR_CI_OFF) =
+		cpu_to_be32(umr->cq.ctr & MLX5X_CQ_DBR_CI_MASK);
+	if (err)
+		pr_warn_ratelimited("mlx5x: UMR QP 0x%x: error CQE, syndrome 0x%x\n",
+				    umr->qpn,
+				    (u32)MLX5X_GET(cqe, MLX5X_ERR_CQE_SYNDROME));
+	return err;
+}
+
+static int umr_post_wait_locked(struct mlx5x_ib_dev *dev,
+				struct mlx5x_umr *umr,
+				struct mlx5x_umr_update *u)
+{
+	void *wqe = kring_entry(&umr->sq, umr->sq.ctr);
+	unsigned long left;
+
+	lockdep_assert_held(&umr->lock);
+	u->qpn = umr->qpn;
+	u->wqe_index = (u16)umr->sq.ctr;
+	reinit_completion(&umr->done);
+	umr_cq_arm(umr);
+	memset(wqe, 0, MLX5X_UMR_WQE_LEN);
+	mlx5x_umr_wqe_build(wqe, u);
+	umr_sq_ring(umr, wqe);
+	umr->posted++;
+	left = wait_for_completion_timeout(&umr->done,
+					   msecs_to_jiffies(MLX5X_UMR_TIMEOUT_MS));
+	if (!left) {
+		ibdev_warn(&dev->ibdev, "UMR QP 0x%x: no completion in %u ms\n",
+			   umr->qpn, MLX5X_UMR_TIMEOUT_MS);
+		return -EIO;
+	}
+	/* the event consumed this arm: the next one is a new request */
+	umr->arm_sn++;
+	return umr_poll_locked(umr);
+}
+
+/**
+ * mlx5x_umr_rereg_pd_access() - give an mkey a new PD and access rights
+ * @dev: the device; mlx5x_umr_usable() said yes
+ * @key: the mkey (created with umr_en)
+ * @pdn: new PD
+ * @access: new MLX5X_MKEY_* rights
+ *
+ * Sleeps until the device has executed the update.
+ * Return: 0, or -EIO (dead device, timeout, error completion; the
+ * queue is then dead and the key unchanged or in an unknown state).
+ */
+int mlx5x_umr_rereg_pd_access(struct mlx5x_ib_dev *dev, u32 key, u32 pdn,
+			      u8 access)
+{
+	struct mlx5x_umr_update u = {
+		.key = key,
+		.pdn = pdn,
+		.access = access,
+		.atomic = dev->caps.atomic,
+	};
+	struct mlx5x_umr *umr = dev->umr;
+	int err = -EIO;
+
+	mutex_lock(&umr->lock);
+	if (!umr->dead && !umr_device_dead(dev))
+		err = umr_post_wait_locked(dev, umr, &u);
+	if (err)
+		WRITE_ONCE(umr->dead, true);
+	mutex_unlock(&umr->lock);
+	return err;
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * UMR: memory key updates the device executes from a work queue.
+ *
+ * The device owns one kernel REG_UMR QP, created before the ib_device
+ * is registered and destroyed after it is unregistered.  A UMR WQE
+ * names an mkey and carries the new values of the mkey context fields
+ * its mask selects; mlx5x uses it for one thing, what mlx5_ib's
+ * mlx5r_umr_rereg_pd_access() does: ibv_rereg_mr that changes only the
+ * PD and/or the access rights patches the key in place, so lkey and
+ * rkey stay what they were.  Translation updates are not used.
+ *
+ * The queue is synchronous: one WQE at a time, under @lock, waited for
+ * with a timeout.  A dead device, a timeout or an error CQE marks the
+ * queue dead; later re-registrations then take the new-MR path.
+ */
+#ifndef MLX5X_UMR_H
+#define MLX5X_UMR_H
+
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include "cq_table.h"
+#include "uar.h"
+
+struct mlx5x_ib_dev;
+struct mlx5x_eq;
+struct mlx5x_verbs_caps;
+
+/*
+ * Ring geometry: 64 send WQEBBs and 64 CQEs of 64 bytes, one 4 KiB
+ * device page each.  A UMR WQE is 2 WQEBBs and the producer counter
+ * always advances by 2, so a WQE never wraps around the ring end.
+ */
+#define MLX5X_UMR_LOG_SQ	6
+#define MLX5X_UMR_LOG_CQ	6
+#define MLX5X_UMR_WQEBBS	2
+#define MLX5X_UMR_WQE_LEN	(MLX5X_UMR_WQEBBS * 64)
+/* one local operation; generous for an emulated device under TCG */
+#define MLX5X_UMR_TIMEOUT_MS	10000
+
+/**
+ * struct mlx5x_kring - a ring of fixed-size entries the kernel owns
+ * @buf: 1 << @log_n entries of 1 << @log_stride bytes, DMA coherent,
+ *	device-page aligned
+ * @dma: bus address of @buf
+ * @log_n: log2 of the number of entries
+ * @log_stride: log2 of the entry size
+ * @ctr: free-running counter: producer (send queue, in WQEBBs) or
+ *	consumer (CQ); the entry is @ctr modulo the size, and for a CQ
+ *	the expected owner bit is bit @log_n of @ctr
+ *
+ * The device sees the ring through a page list (mlx5x_pas.dma) and the
+ * counter through the queue's doorbell record.
+ */
+struct mlx5x_kring {
+	void *buf;
+	dma_addr_t dma;
+	u8 log_n;
+	u8 log_stride;
+	u32 ctr;
+};
+
+/**
+ * struct mlx5x_umr_update - what one UMR WQE does to an mkey
+ * @qpn: the UMR QP
+ * @wqe_index: producer counter (WQEBBs) at the WQE's first block
+ * @key: the mkey (index and variant)
+ * @pdn: new protection domain
+ * @access: new MLX5X_MKEY_* rights
+ * @atomic: the device has atomics, so the atomic right is in the mask
+ */
+struct mlx5x_umr_update {
+	u32 qpn;
+	u16 wqe_index;
+	u32 key;
+	u32 pdn;
+	u8 access;
+	bool atomic;
+};
+
+/**
+ * struct mlx5x_umr - the device's UMR queue
+ * @lock: one WQE in flight: serializes posting and polling; protects
+ *	@sq, @cq, @arm_sn, @dead and @done
+ * @uar: own UAR page: the send doorbell and the CQ arm doorbell
+ * @sq: send ring
+ * @cq: completion ring
+ * @dbr: doorbell records: the QP's (receive, send counters) then the
+ *	CQ's (consumer counter, arm word), DMA coherent
+ * @dbr_dma: bus address of @dbr
+ * @mcq: the CQ as the EQ dispatch knows it
+ * @eq: the completion EQ the CQ reports to
+ * @qpn: the REG_UMR QP
+ * @arm_sn: CQ arm sequence number, advanced after each event
+ * @dead: no WQE may be posted any more (device error, timeout, error CQE)
+ * @done: completed by the CQ's completion event
+ * @posted: WQEs posted (statistics)
+ */
+struct mlx5x_umr {
+	struct mutex lock; /* sq, cq, arm_sn, dead, done */
+	struct mlx5x_uar uar;
+	struct mlx5x_kring sq;
+	struct mlx5x_kring cq;
+	__be32 *dbr;
+	dma_addr_t dbr_dma;
+	struct mlx5x_core_cq mcq;
+	struct mlx5x_eq *eq;
+	u32 qpn;
+	u8 arm_sn;
+	bool dead;
+	struct completion done;
+	u64 posted;
+};
+
+int mlx5x_umr_init(struct mlx5x_ib_dev *dev);
+void mlx5x_umr_fini(struct mlx5x_ib_dev *dev);
+bool mlx5x_umr_usable(struct mlx5x_ib_dev *dev);
+int mlx5x_umr_rereg_pd_access(struct mlx5x_ib_dev *dev, u32 key, u32 pdn,
+			      u8 access);
+
+/* Pure helpers, shared with the KUnit suites. */
+bool mlx5x_umr_can_rereg(int flags, int cur_access, int new_access,
+			 const struct mlx5x_verbs_caps *caps);
+u64 mlx5x_umr_mkey_mask(bool atomic);
+void mlx5x_umr_wqe_build(void *wqe, const struct mlx5x_umr_update *u);
+int mlx5x_umr_cqe_status(const void *cqe, u32 ci, u8 log_n);
+
+#endif /* MLX5X_UMR_H */
