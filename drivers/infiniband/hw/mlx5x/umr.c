@@ -469,7 +469,7 @@ static bool umr_device_dead(struct mlx5x_ib_dev *dev)
 }
 
 /* Poll the CQE of the WQE just completed; its CQ slot goes back. */
-static int umr_poll_locked(struct mlx5x_umr *umr)
+static int umr_poll_locked(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
 {
 	void *cqe = kring_entry(&umr->cq, umr->cq.ctr);
 	int err;
@@ -481,9 +481,12 @@ static int umr_poll_locked(struct mlx5x_umr *umr)
 	*umr_dbr(umr, MLX5X_UMR_CQ_DBR_OFF + MLX5X_CQ_DBR_CI_OFF) =
 		cpu_to_be32(umr->cq.ctr & MLX5X_CQ_DBR_CI_MASK);
 	if (err)
-		pr_warn_ratelimited("mlx5x: UMR QP 0x%x: error CQE, syndrome 0x%x\n",
-				    umr->qpn,
-				    (u32)MLX5X_GET(cqe, MLX5X_ERR_CQE_SYNDROME));
+		ibdev_warn_ratelimited(&dev->ibdev,
+				       "UMR QP 0x%x: error CQE, opcode 0x%x, syndrome 0x%x\n",
+				       umr->qpn,
+				       *((u8 *)cqe + MLX5X_CQE_OP_OWN_OFF) >>
+				       MLX5X_CQE_OPCODE_SHIFT,
+				       (u32)MLX5X_GET(cqe, MLX5X_ERR_CQE_SYNDROME));
 	return err;
 }
 
@@ -502,7 +505,6 @@ static int umr_post_wait_locked(struct mlx5x_ib_dev *dev,
 	memset(wqe, 0, MLX5X_UMR_WQE_LEN);
 	mlx5x_umr_wqe_build(wqe, u);
 	umr_sq_ring(umr, wqe);
-	umr->posted++;
 	left = wait_for_completion_timeout(&umr->done,
 					   msecs_to_jiffies(MLX5X_UMR_TIMEOUT_MS));
 	if (!left) {
@@ -512,7 +514,7 @@ static int umr_post_wait_locked(struct mlx5x_ib_dev *dev,
 	}
 	/* the event consumed this arm: the next one is a new request */
 	umr->arm_sn++;
-	return umr_poll_locked(umr);
+	return umr_poll_locked(dev, umr);
 }
 
 /**

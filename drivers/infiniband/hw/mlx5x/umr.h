@@ -96,7 +96,6 @@ struct mlx5x_umr_update {
  * @arm_sn: CQ arm sequence number, advanced after each event
  * @dead: no WQE may be posted any more (device error, timeout, error CQE)
  * @done: completed by the CQ's completion event
- * @posted: WQEs posted (statistics)
  */
 struct mlx5x_umr {
 	struct mutex lock; /* sq, cq, arm_sn, dead, done */
@@ -111,7 +110,6 @@ struct mlx5x_umr {
 	u8 arm_sn;
 	bool dead;
 	struct completion done;
-	u64 posted;
 };
 
 int mlx5x_umr_init(struct mlx5x_ib_dev *dev);
