@@ -111,8 +111,9 @@ def rc_qp(pd, scq, rcq):
     return QP(pd, QPInitAttr(qp_type=e.IBV_QPT_RC, scq=scq, rcq=rcq, cap=cap))
 
 
-def connect(ctx, me, peer):
+def connect(ctx, me, peer, access=0):
     attr = QPAttr(port_num=1)
+    attr.qp_access_flags = access
     attr.dest_qp_num = peer.qp_num
     attr.ah_attr = AHAttr(dlid=ctx.query_port(1).lid, port_num=1)
     attr.max_dest_rd_atomic = 1
@@ -207,11 +208,64 @@ def check_srq(dev):
         o.close()
 
 
+def rdma_write(qp, cq, src, rkey, addr):
+    """One signalled RDMA WRITE of 64 bytes; its completion status."""
+    wr = SendWR(opcode=e.IBV_WR_RDMA_WRITE, num_sge=1,
+                sg=[SGE(src.buf, 64, src.lkey)])
+    wr.set_wr_rdma(rkey, addr)
+    qp.post_send(wr)
+    # Blocks until the completion; robust.sh's timeout covers "never".
+    while True:
+        n, wcs = cq.poll()
+        if n:
+            return wcs[0].status
+
+
+def check_rereg_umr(dev):
+    """More in-place re-registrations than the UMR rings hold."""
+    ctx = Context(name=dev)
+    pd = PD(ctx)
+    pd2 = PD(ctx)
+    cq = CQ(ctx, 64)
+    a = rc_qp(pd, cq, cq)
+    b = rc_qp(pd, cq, cq)
+    lw, rw, rr = (e.IBV_ACCESS_LOCAL_WRITE, e.IBV_ACCESS_REMOTE_WRITE,
+                  e.IBV_ACCESS_REMOTE_READ)
+    connect(ctx, a, b)
+    connect(ctx, b, a, rw)
+    src = MR(pd, 4096, lw)
+    dst = MR(pd, 4096, lw | rw)
+    keys = (dst.lkey, dst.rkey)
+    both = e.IBV_REREG_MR_CHANGE_PD | e.IBV_REREG_MR_CHANGE_ACCESS
+    # 150 UMR WQEs: the 64-CQE ring and the 32-WQE send ring wrap twice;
+    # the last one leaves dst on pd with remote write.
+    n, moved = 150, 0
+    for i in range(n):
+        dst.rereg(both, pd if i % 2 else pd2, 0, 0,
+                  lw | rw if i % 2 else lw | rr)
+        moved += (dst.lkey, dst.rkey) != keys
+    result('rereg-umr/keys-kept', moved == 0,
+           '%d PD+access re-registrations of one MR: keys 0x%x/0x%x %s' % (
+               n, keys[0], keys[1],
+               'kept' if not moved else 'changed %d times' % moved))
+    st = rdma_write(a, cq, src, keys[1], dst.buf)
+    result('rereg-umr/write-after', st == e.IBV_WC_SUCCESS,
+           'RDMA WRITE with the original rkey after them: status %d, want %d' % (
+               st, e.IBV_WC_SUCCESS))
+    dst.rereg(e.IBV_REREG_MR_CHANGE_ACCESS, pd, 0, 0, lw)
+    st = rdma_write(a, cq, src, dst.rkey, dst.buf)
+    result('rereg-umr/write-refused', st == e.IBV_WC_REM_ACCESS_ERR,
+           'the same WRITE once the rereg dropped remote write: status %d, want %d' % (
+               st, e.IBV_WC_REM_ACCESS_ERR))
+    for o in (a, b, src, dst, cq, pd2, pd, ctx):
+        o.close()
+
+
 def main():
     checks = {'mmap': check_mmap, 'cq-overrun': check_cq_overrun,
-              'srq': check_srq}
+              'srq': check_srq, 'rereg-umr': check_rereg_umr}
     if len(sys.argv) != 3 or sys.argv[1] not in checks:
-        sys.exit('usage: robust.py mmap|cq-overrun|srq DEV')
+        sys.exit('usage: robust.py mmap|cq-overrun|srq|rereg-umr DEV')
     checks[sys.argv[1]](sys.argv[2])
 
 

@@ -15,6 +15,11 @@
 #   robust/srq/*                    SRQ WQE signatures (a udata flag),
 #                                   resizing and a limit beyond the SRQ are
 #                                   refused; a limit within it is armed
+#   robust/rereg-umr/keys-kept      150 in-place PD/access re-registrations
+#                                   (the UMR rings wrap) keep the keys
+#   robust/rereg-umr/write-after    ... and the MR has the last rights:
+#                                   an RDMA WRITE with the old rkey works,
+#   robust/rereg-umr/write-refused  and fails once remote write is dropped
 #   robust/kill9-mid-traffic        both ends of a running pingpong die by
 #                                   SIGKILL
 #   robust/kill9-then-pingpong      a new pingpong works afterwards
@@ -173,6 +178,8 @@ suite_robust() {
 	robust_mmap
 	robust_cq_overrun
 	robust_srq
+	robust_py rereg-umr rereg-umr/keys-kept rereg-umr/write-after \
+		rereg-umr/write-refused
 	robust_kill9
 	robust_rmmod_open
 }
