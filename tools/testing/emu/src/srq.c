@@ -81,22 +81,64 @@ static int srq_new(struct cmd_ctx *c, const struct srq_geom *g,
 	return 0;
 }
 
-/* the SRQ of kind the command names at in+off, or NULL */
-static struct emu_srq *srq_get(struct cmd_ctx *c, uint32_t off, uint32_t mask,
-			       uint8_t kind)
+/*
+ * The three families' DESTROY and QUERY commands have one layout (the
+ * number at 0x08) and differ in the kind they accept and where the query
+ * puts the context: one handler each, the family found by opcode.
+ */
+static const struct srq_family {
+	uint16_t destroy, query;
+	uint8_t kind;
+	uint32_t ctx_off, ctx_len;	/* context in the QUERY output */
+} families[] = {
+	{ MLX5X_CMD_OP_DESTROY_SRQ, MLX5X_CMD_OP_QUERY_SRQ, SRQ_KIND_SRQ,
+	  MLX5X_QUERY_SRQ_OUT_SRQC_OFF, MLX5X_SRQC_LEN },
+	{ MLX5X_CMD_OP_DESTROY_XRC_SRQ, MLX5X_CMD_OP_QUERY_XRC_SRQ, SRQ_KIND_XRC,
+	  MLX5X_QUERY_SRQ_OUT_SRQC_OFF, MLX5X_SRQC_LEN },
+	{ MLX5X_CMD_OP_DESTROY_RMP, MLX5X_CMD_OP_QUERY_RMP, SRQ_KIND_RMP,
+	  MLX5X_RMP_CMD_RMPC_OFF, MLX5X_RMPC_LEN },
+};
+
+static const struct srq_family *family_of(uint16_t op)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(families); i++)
+		if (families[i].destroy == op || families[i].query == op)
+			return &families[i];
+	return NULL;	/* not reached: the table routes only these */
+}
+
+/* the SRQ of @kind the command names, or NULL */
+static struct emu_srq *srq_get(struct cmd_ctx *c, uint8_t kind)
 {
 	struct emu_srq *srq = objtab_get(&c->e->obj[OBJ_SRQ],
-					 prm_get(c->in, off, mask));
+					 PGET(c->in, MLX5X_SRQ_IN_SRQN));
 
 	return srq && srq->kind == kind ? srq : NULL;
 }
 
-static int srq_destroy(struct cmd_ctx *c, struct emu_srq *srq)
+/* the object a DESTROY or QUERY names, of its family's kind */
+static int srq_of_cmd(struct cmd_ctx *c, const struct srq_family **f,
+		      struct emu_srq **srq)
 {
+	*f = family_of(c->op);
+	*srq = *f ? srq_get(c, (*f)->kind) : NULL;
 	if (c->op_mod)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
-	if (!srq)
+	if (!*srq)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
+	return 0;
+}
+
+/* DESTROY_SRQ, DESTROY_XRC_SRQ, DESTROY_RMP */
+int h_destroy_srq(struct cmd_ctx *c)
+{
+	const struct srq_family *f;
+	struct emu_srq *srq;
+
+	if (srq_of_cmd(c, &f, &srq))
+		return c->status;
 	if (srq->refs)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES_STATE);
 	objtab_del(&c->e->obj[OBJ_SRQ], srq->srqn);
@@ -111,14 +153,15 @@ static int srq_destroy(struct cmd_ctx *c, struct emu_srq *srq)
 	return 0;
 }
 
-static int srq_query(struct cmd_ctx *c, struct emu_srq *srq, uint32_t out_off,
-		     uint32_t len)
+/* QUERY_SRQ, QUERY_XRC_SRQ, QUERY_RMP: the context as created */
+int h_query_srq(struct cmd_ctx *c)
 {
-	if (c->op_mod)
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
-	if (!srq)
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
-	memcpy(c->out + out_off, srq->ctx, len);
+	const struct srq_family *f;
+	struct emu_srq *srq;
+
+	if (srq_of_cmd(c, &f, &srq))
+		return c->status;
+	memcpy(c->out + f->ctx_off, srq->ctx, f->ctx_len);
 	return 0;
 }
 
@@ -158,24 +201,10 @@ int h_create_srq(struct cmd_ctx *c)
 	return srqc_create(c, SRQ_KIND_SRQ, &srq);
 }
 
-int h_destroy_srq(struct cmd_ctx *c)
-{
-	return srq_destroy(c, srq_get(c, MLX5X_SRQ_IN_SRQN_OFF,
-				      MLX5X_SRQ_IN_SRQN_MASK, SRQ_KIND_SRQ));
-}
-
-int h_query_srq(struct cmd_ctx *c)
-{
-	return srq_query(c, srq_get(c, MLX5X_SRQ_IN_SRQN_OFF,
-				    MLX5X_SRQ_IN_SRQN_MASK, SRQ_KIND_SRQ),
-			 MLX5X_QUERY_SRQ_OUT_SRQC_OFF, MLX5X_SRQC_LEN);
-}
-
 /* ARM_RQ (op_mod SRQ) and ARM_XRC_SRQ: same input, lwm in the context */
 static int srqc_arm(struct cmd_ctx *c, uint16_t op_mod, uint8_t kind)
 {
-	struct emu_srq *srq = srq_get(c, MLX5X_SRQ_IN_SRQN_OFF,
-				      MLX5X_SRQ_IN_SRQN_MASK, kind);
+	struct emu_srq *srq = srq_get(c, kind);
 	uint16_t lwm = (uint16_t)PGET(c->in, MLX5X_ARM_RQ_IN_LWM);
 
 	if (c->op_mod != op_mod)
@@ -211,19 +240,6 @@ int h_create_xrc_srq(struct cmd_ctx *c)
 	srq->eng.uidx = PGET(srqc, MLX5X_XRC_SRQC_UIDX_EQ_SRQN) ?
 			srq->srqn : PGET(srqc, MLX5X_XRC_SRQC_USER_INDEX);
 	return 0;
-}
-
-int h_destroy_xrc_srq(struct cmd_ctx *c)
-{
-	return srq_destroy(c, srq_get(c, MLX5X_SRQ_IN_SRQN_OFF,
-				      MLX5X_SRQ_IN_SRQN_MASK, SRQ_KIND_XRC));
-}
-
-int h_query_xrc_srq(struct cmd_ctx *c)
-{
-	return srq_query(c, srq_get(c, MLX5X_SRQ_IN_SRQN_OFF,
-				    MLX5X_SRQ_IN_SRQN_MASK, SRQ_KIND_XRC),
-			 MLX5X_QUERY_SRQ_OUT_SRQC_OFF, MLX5X_SRQC_LEN);
 }
 
 int h_arm_xrc_srq(struct cmd_ctx *c)
@@ -274,19 +290,6 @@ int h_create_rmp(struct cmd_ctx *c)
 	return 0;
 }
 
-int h_destroy_rmp(struct cmd_ctx *c)
-{
-	return srq_destroy(c, srq_get(c, MLX5X_RMP_IN_RMPN_OFF,
-				      MLX5X_RMP_IN_RMPN_MASK, SRQ_KIND_RMP));
-}
-
-int h_query_rmp(struct cmd_ctx *c)
-{
-	return srq_query(c, srq_get(c, MLX5X_RMP_IN_RMPN_OFF,
-				    MLX5X_RMP_IN_RMPN_MASK, SRQ_KIND_RMP),
-			 MLX5X_RMP_CMD_RMPC_OFF, MLX5X_RMPC_LEN);
-}
-
 /*
  * MODIFY_RMP: ready to ready, and the only field it may change is the
  * limit (bitmask lwm), which arms the SRQ limit event as ARM_RQ does.
@@ -297,8 +300,7 @@ int h_modify_rmp(struct cmd_ctx *c)
 	const uint8_t *rmpc = c->in + MLX5X_RMP_CMD_RMPC_OFF;
 	uint64_t mask = get_be64(c->in + MLX5X_MODIFY_RMP_IN_BITMASK_OFF);
 	const uint8_t *wq = rmpc + MLX5X_RMPC_WQ_OFF;
-	struct emu_srq *srq = srq_get(c, MLX5X_RMP_IN_RMPN_OFF,
-				      MLX5X_RMP_IN_RMPN_MASK, SRQ_KIND_RMP);
+	struct emu_srq *srq = srq_get(c, SRQ_KIND_RMP);
 	uint16_t lwm;
 
 	if (c->op_mod || (mask & ~MLX5X_MODIFY_RMP_IN_BITMASK_LWM) ||

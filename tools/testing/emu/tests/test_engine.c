@@ -500,6 +500,24 @@ static void t_ud_and_gsi(void)
 	te_teardown(&x);
 }
 
+/* 16 linked 64-byte receive WQEs of one 64-byte buffer each, in a page */
+static uint64_t srq_ring(struct te *x, struct tmr *m)
+{
+	uint64_t buf = th_alloc(&x->t, 4096, 4096);
+	uint8_t *w;
+	uint32_t i;
+
+	for (i = 0; i < 16; i++) {
+		w = th_host(&x->t, buf) + 64 * i;
+		put_be16(w + 2, (uint16_t)((i + 1) % 16));
+		put_be32(w + 16, 64);
+		put_be32(w + 20, m->key);
+		put_be64(w + 24, m->va + 64 * i);
+		put_be32(w + 36, MLX5X_INVALID_LKEY);
+	}
+	return buf;
+}
+
 static void t_srq(void)
 {
 	struct te x;
@@ -509,7 +527,7 @@ static void t_srq(void)
 	struct tcqe c = { 0 };
 	struct tsge s;
 	uint8_t in[MLX5X_CREATE_SRQ_IN_LEN + 8] = { 0 }, out[16];
-	uint8_t *srqc = in + MLX5X_CREATE_SRQ_IN_SRQC_OFF, *w;
+	uint8_t *srqc = in + MLX5X_CREATE_SRQ_IN_SRQC_OFF;
 	uint64_t buf, dbr;
 	uint32_t srqn, i;
 	int got = 0;
@@ -518,16 +536,8 @@ static void t_srq(void)
 	te_cq(&x, &cq, 5);
 	m = te_mr(&x, 4096, TMR_ALL);
 	/* 16 WQEs of 64 bytes, linked as libmlx5 links them */
-	buf = th_alloc(&x.t, 4096, 4096);
+	buf = srq_ring(&x, &m);
 	dbr = th_alloc(&x.t, 64, 64);
-	for (i = 0; i < 16; i++) {
-		w = th_host(&x.t, buf) + 64 * i;
-		put_be16(w + 2, (uint16_t)((i + 1) % 16));
-		put_be32(w + 16, 64);
-		put_be32(w + 20, m.key);
-		put_be64(w + 24, m.va + 64 * i);
-		put_be32(w + 36, MLX5X_INVALID_LKEY);
-	}
 	th_hdr(in, MLX5X_CMD_OP_CREATE_SRQ, 0);
 	PSET(srqc, MLX5X_SRQC_LOG_SRQ_SIZE, 4);
 	PSET(srqc, MLX5X_SRQC_LOG_RQ_STRIDE, 2);
@@ -730,19 +740,10 @@ static uint32_t make_srq(struct te *x, uint32_t xrcd, uint32_t cqn,
 			 struct tmr *m, uint64_t *dbr)
 {
 	uint8_t in[MLX5X_CREATE_SRQ_IN_LEN + 8] = { 0 }, out[16];
-	uint8_t *srqc = in + MLX5X_CREATE_SRQ_IN_SRQC_OFF, *w;
-	uint64_t buf = th_alloc(&x->t, 4096, 4096);
-	uint32_t i;
+	uint8_t *srqc = in + MLX5X_CREATE_SRQ_IN_SRQC_OFF;
+	uint64_t buf = srq_ring(x, m);
 
 	*dbr = th_alloc(&x->t, 64, 64);
-	for (i = 0; i < 16; i++) {
-		w = th_host(&x->t, buf) + 64 * i;
-		put_be16(w + 2, (uint16_t)((i + 1) % 16));
-		put_be32(w + 16, 64);
-		put_be32(w + 20, m->key);
-		put_be64(w + 24, m->va + 64 * i);
-		put_be32(w + 36, MLX5X_INVALID_LKEY);
-	}
 	th_hdr(in, MLX5X_CMD_OP_CREATE_SRQ, 0);
 	PSET(srqc, MLX5X_SRQC_LOG_SRQ_SIZE, 4);
 	PSET(srqc, MLX5X_SRQC_LOG_RQ_STRIDE, 2);
@@ -815,24 +816,6 @@ static void t_xrc(void)
 	   c.syndrome == MLX5X_CQE_SYND_REMOTE_INVAL_REQ_ERR,
 	   "XRC: an SRQ of another XRC domain is an invalid request");
 	te_teardown(&x);
-}
-
-/* 16 linked 64-byte receive WQEs of one 64-byte buffer each, in a page */
-static uint64_t srq_ring(struct te *x, struct tmr *m)
-{
-	uint64_t buf = th_alloc(&x->t, 4096, 4096);
-	uint8_t *w;
-	uint32_t i;
-
-	for (i = 0; i < 16; i++) {
-		w = th_host(&x->t, buf) + 64 * i;
-		put_be16(w + 2, (uint16_t)((i + 1) % 16));
-		put_be32(w + 16, 64);
-		put_be32(w + 20, m->key);
-		put_be64(w + 24, m->va + 64 * i);
-		put_be32(w + 36, MLX5X_INVALID_LKEY);
-	}
-	return buf;
 }
 
 /* the ISSI 1 form of a basic SRQ, as mlx5_ib makes it: an RMP */
