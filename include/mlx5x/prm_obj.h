@@ -59,6 +59,8 @@ enum {
 #define MLX5X_MKC_MKEY_7_0_MASK                      0x000000ffU
 #define MLX5X_MKC_LENGTH64_OFF                       0x00c
 #define MLX5X_MKC_LENGTH64_MASK                      0x80000000U
+#define MLX5X_MKC_EN_RINVAL_OFF                      0x00c /* type 2 window */
+#define MLX5X_MKC_EN_RINVAL_MASK                     0x01000000U
 #define MLX5X_MKC_PD_OFF                             0x00c
 #define MLX5X_MKC_PD_MASK                            0x00ffffffU
 #define MLX5X_MKC_START_ADDR_OFF                     0x010 /* 8 bytes */

@@ -120,7 +120,18 @@ enum {
 	MLX5X_UMR_CHECK_NOT_FREE	= 1 << 5,
 	MLX5X_UMR_CHECK_FREE		= 2 << 5,
 	MLX5X_UMR_INLINE		= 1 << 7,
+	MLX5X_UMR_CHECK_QPN		= 1 << 3,	/* type 2 invalidate */
 };
+
+/*
+ * Memory window bind on a user RC/UC send queue: a UMR WQE whose mkey
+ * context carries the window's new tag, rights, start and length (and,
+ * for type 2, the QP it is bound to), followed by an inline KLM (same
+ * layout as a data segment: byte count, key, address) naming the MR.
+ * Local invalidate is the same WQE with free = 1 and no KLM.  The KLM
+ * list is padded to a multiple of 4 entries (64 bytes).
+ */
+#define MLX5X_WQE_UMR_KLM_LEN		0x10
 
 /* mkey_mask: the mkey context fields a UMR WQE changes */
 #define MLX5X_MKEY_MASK_LEN		0x1ULL

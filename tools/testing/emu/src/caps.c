@@ -2,7 +2,8 @@
 /*
  * General capabilities of the emulated ConnectX-5: an InfiniBand port and
  * the minimal feature set (hca-bringup.md §6.3) that keeps the driver off
- * Ethernet, eswitch, flow steering, DEVX, ODP, UMR and counter paths.
+ * Ethernet, eswitch, flow steering, DEVX, ODP, UMR translation and
+ * counter paths.
  * MAX holds what the device can do, CUR what is in effect; SET_HCA_CAP
  * changes CUR within MAX.
  */
@@ -55,6 +56,12 @@ static const struct cap_val defaults[] = {
 	V(MLX5X_CAP_VPORT_COUNTERS, 1),
 	/* user MRs by CREATE_MKEY with MTTs; no UMR, empty MR cache */
 	V(MLX5X_CAP_UMR_MODIFY_ENTITY_SIZE_DISABLED, 1),
+	/*
+	 * memory windows type 1 and 2B (mlx5_ib: IB_DEVICE_MEM_WINDOW):
+	 * KLM mkeys created free, bound and invalidated by UMR WQEs on the
+	 * user's RC/UC send queue (umr.c)
+	 */
+	V(MLX5X_CAP_IMAICL, 1),
 	V(MLX5X_CAP_LOG_BF_REG_SIZE, 9),	/* bf = 0: NC doorbells */
 	/* internal_timer counts nanoseconds */
 	V(MLX5X_CAP_DEVICE_FREQUENCY_KHZ, 1000000),

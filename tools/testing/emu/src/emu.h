@@ -141,6 +141,15 @@ struct emu_mkey {
 	uint32_t qpn;
 	uint64_t *mtt;		/* MTT mode: page addresses */
 	uint32_t n_mtt;
+	/*
+	 * Memory window (KLM mode, created free with umr_en): type 2 if
+	 * en_rinval.  A bind (UMR on a user send queue) points its single
+	 * KLM at klm_va of the MR klm_key; qpn is the QP a type 2 window
+	 * is bound to (MLX5X_MKC_QPN_NONE for type 1).
+	 */
+	bool mw, en_rinval;
+	uint32_t klm_key;
+	uint64_t klm_va;
 	uint8_t mkc[MLX5X_MKC_LEN];
 };
 

@@ -88,7 +88,11 @@ enum mk_err {
 	MK_ACCESS,		/* right not granted */
 	MK_BOUNDS,		/* outside the region */
 	MK_DMA,			/* translation hit memory the device can't reach */
+	MK_QP,			/* type 2 window bound to another QP */
 };
+
+/* mkey_check_qp: no QP to match a type 2 window against (local use) */
+#define MKEY_ANY_QP	0xffffffffu
 
 struct sge {
 	uint32_t lkey;
@@ -100,6 +104,11 @@ struct emu_mkey *mkey_lookup(struct emu *e, uint32_t key);
 enum mk_err mkey_check(struct emu *e, uint32_t key, const struct emu_pd *pd,
 		       uint64_t va, uint64_t len, unsigned int acc,
 		       struct emu_mkey **out);
+/* the same, used through QP qpn (a type 2 window answers only to it) */
+enum mk_err mkey_check_qp(struct emu *e, uint32_t key,
+			  const struct emu_pd *pd, uint32_t qpn, uint64_t va,
+			  uint64_t len, unsigned int acc, struct emu_mkey **out);
+bool mkey_in_bounds(const struct emu_mkey *mk, uint64_t va, uint64_t len);
 enum mk_err mkey_dma(struct emu *e, const struct emu_mkey *mk, uint64_t va,
 		     void *buf, uint64_t len, bool to_guest);
 /* len bytes at byte offset off of an SGE list: gather into buf / scatter */
@@ -181,6 +190,9 @@ int srq_take(struct emu *e, struct emu_srq *srq, uint16_t *idx);
 
 /* ---- umr.c: memory key updates posted on the UMR QP ---- */
 int umr_exec(struct emu *e, struct emu_qp *qp, const struct swqe *w);
+/* SEND with Invalidate received on QP qpn: 0, or -1 if refused */
+int mw_remote_inval(struct emu *e, const struct emu_pd *pd, uint32_t qpn,
+		    uint32_t rkey);
 
 /* ---- cqe.c: completions ---- */
 struct cqe_info {

@@ -2,8 +2,9 @@
 /*
  * Memory keys.  The translation is kept (mode, start, length, access,
  * PD, MTT list) for the transport engine, which checks every lkey/rkey
- * access against it.  Supported modes: PA (kernel DMA MRs, length64) and
- * MTT (user MRs); KLM/KSM are not advertised.
+ * access against it.  Supported modes: PA (kernel DMA MRs, length64),
+ * MTT (user MRs) and, for memory windows only, KLM: created free with
+ * umr_en and bound later by a UMR WQE (umr.c).  KSM is not supported.
  */
 #include <stdlib.h>
 
@@ -70,6 +71,13 @@ static int parse_mkc(struct cmd_ctx *c, const uint8_t *mkc,
 		return 0;
 	case MLX5X_MKC_ACCESS_MODE_MTT:
 		return parse_mtt(c, mkc, mk);
+	case MLX5X_MKC_ACCESS_MODE_KLMS:
+		/* a memory window: nothing to translate until it is bound */
+		if (!CAP(c->e, MLX5X_CAP_IMAICL) || !mk->free || !mk->umr_en)
+			return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+		mk->mw = true;
+		mk->en_rinval = PGET(mkc, MLX5X_MKC_EN_RINVAL);
+		return 0;
 	default:
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 	}

@@ -10,6 +10,12 @@
  *        of va in its page (user MRs, any page size).
  * Then the bus address goes through the DMA map table (gm), which refuses
  * what QEMU did not map.
+ *
+ * A bound memory window is checked on its own: its tag (the key must be
+ * the one the last bind gave it), its rights, its range, and for type 2
+ * the QP it was bound to.  It is a remote key only.  Its KLM then leads
+ * into the MR it is bound to, which must still be live and cover the
+ * range (the MR may have been deregistered or changed since the bind).
  */
 #include <errno.h>
 
@@ -26,7 +32,7 @@ struct emu_mkey *mkey_lookup(struct emu *e, uint32_t key)
 	return mk;
 }
 
-static bool in_bounds(const struct emu_mkey *mk, uint64_t va, uint64_t len)
+bool mkey_in_bounds(const struct emu_mkey *mk, uint64_t va, uint64_t len)
 {
 	if (mk->length64)
 		return true;
@@ -50,9 +56,46 @@ static bool granted(const struct emu_mkey *mk, unsigned int acc)
 	return true;
 }
 
+/* the MR a bound window leads to, and where in it va falls */
+static const struct emu_mkey *mw_target(struct emu *e,
+					const struct emu_mkey *mk,
+					uint64_t *va)
+{
+	const struct emu_mkey *t = mkey_lookup(e, mk->klm_key);
+
+	if (!t || t->mw || *va < mk->start)
+		return NULL;
+	*va = mk->klm_va + (*va - mk->start);
+	return t;
+}
+
+/* a window: remote use only, by its QP (type 2), into a live MR */
+static enum mk_err mw_check(struct emu *e, const struct emu_mkey *mk,
+			    uint32_t qpn, uint64_t va, uint64_t len,
+			    unsigned int acc)
+{
+	const struct emu_mkey *t;
+
+	if (acc & (ACC_LR | ACC_LW))
+		return MK_ACCESS;
+	if (mk->qpn != MLX5X_MKC_QPN_NONE && mk->qpn != qpn)
+		return MK_QP;
+	t = mw_target(e, mk, &va);
+	if (!t)
+		return MK_BAD_KEY;
+	return mkey_in_bounds(t, va, len) ? MK_OK : MK_BOUNDS;
+}
+
 enum mk_err mkey_check(struct emu *e, uint32_t key, const struct emu_pd *pd,
 		       uint64_t va, uint64_t len, unsigned int acc,
 		       struct emu_mkey **out)
+{
+	return mkey_check_qp(e, key, pd, MKEY_ANY_QP, va, len, acc, out);
+}
+
+enum mk_err mkey_check_qp(struct emu *e, uint32_t key,
+			  const struct emu_pd *pd, uint32_t qpn, uint64_t va,
+			  uint64_t len, unsigned int acc, struct emu_mkey **out)
 {
 	struct emu_mkey *mk = mkey_lookup(e, key);
 	enum mk_err err = MK_OK;
@@ -63,8 +106,10 @@ enum mk_err mkey_check(struct emu *e, uint32_t key, const struct emu_pd *pd,
 		err = MK_PD;
 	else if (!granted(mk, acc))
 		err = MK_ACCESS;
-	else if (!in_bounds(mk, va, len))
+	else if (!mkey_in_bounds(mk, va, len))
 		err = MK_BOUNDS;
+	else if (mk->mw)
+		err = mw_check(e, mk, qpn, va, len, acc);
 	if (err) {
 		e->eng.st.mkey_faults++;
 		emu_dbg("mkey 0x%x: %s (va 0x%llx len 0x%llx acc 0x%x)", key,
@@ -105,6 +150,13 @@ enum mk_err mkey_dma(struct emu *e, const struct emu_mkey *mk, uint64_t va,
 {
 	uint8_t *b = buf;
 
+	if (mk->mw) {
+		mk = mw_target(e, mk, &va);
+		if (!mk) {
+			e->eng.st.dma_faults++;
+			return MK_BAD_KEY;
+		}
+	}
 	while (len) {
 		uint64_t pa, contig, n;
 		int ret;
@@ -170,6 +222,7 @@ const char *mk_err_name(enum mk_err err)
 	case MK_ACCESS: return "access not granted";
 	case MK_BOUNDS: return "out of bounds";
 	case MK_DMA: return "DMA refused";
+	case MK_QP: return "window bound to another QP";
 	}
 	return "?";
 }

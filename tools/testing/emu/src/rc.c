@@ -628,6 +628,7 @@ static struct wire_pkt *build_seg(struct emu *e, struct emu_qp *qp,
 		p->has_imm = s->opcode == MLX5X_OPCODE_SEND_IMM ||
 			     s->opcode == MLX5X_OPCODE_RDMA_WRITE_IMM ||
 			     s->opcode == MLX5X_OPCODE_SEND_INVAL;
+		p->inv = s->opcode == MLX5X_OPCODE_SEND_INVAL;
 		memcpy(p->imm, w->imm, 4);
 	}
 	s->sent += seg;
@@ -1053,6 +1054,14 @@ static void rx_send(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
 			  MLX5X_CQE_SYND_LOCAL_LENGTH_ERR, 0, now);
 		return;
 	}
+	/* SEND with Invalidate: the window goes before the message lands */
+	if (p->last && p->inv &&
+	    mw_remote_inval(e, resp_pd(e, qp), qp->qpn, get_be32(p->imm))) {
+		resp_fail(e, qp, p, NAK_INVALID_REQ,
+			  MLX5X_CQE_SYND_LOCAL_QP_OP_ERR,
+			  MLX5X_EVENT_WQ_INVAL_REQ_ERROR, now);
+		return;
+	}
 	if (p->len && sg_copy(e, resp_pd(e, qp), w.sge, w.nsge, r->cur_off, p->data,
 			      p->len, true)) {
 		resp_fail(e, qp, p, NAK_REMOTE_OP,
@@ -1062,7 +1071,8 @@ static void rx_send(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
 	r->cur_off += p->len;
 	if (p->last) {
 		r->cur_op = RXM_NONE;
-		resp_cqe(e, qp, p, p->has_imm ? MLX5X_CQE_RESP_SEND_IMM :
+		resp_cqe(e, qp, p, p->inv ? MLX5X_CQE_RESP_SEND_INV :
+			 p->has_imm ? MLX5X_CQE_RESP_SEND_IMM :
 			 MLX5X_CQE_RESP_SEND, (uint32_t)r->cur_off);
 	}
 	resp_ack(e, qp, p, now);
@@ -1089,7 +1099,8 @@ static bool rkey_ok(struct emu *e, struct emu_qp *qp, uint32_t rkey,
 		return false;
 	}
 	/* a zero-length RDMA touches no memory: no key to check */
-	return !len || !mkey_check(e, rkey, resp_pd(e, qp), va, len, acc, NULL);
+	return !len || !mkey_check_qp(e, rkey, resp_pd(e, qp), qp->qpn, va, len,
+				      acc, NULL);
 }
 
 static void rx_write(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
@@ -1186,8 +1197,8 @@ static void rd_step(struct emu *e, struct emu_qp *qp, uint64_t now)
 
 	if (!p)
 		return;
-	if (seg && (mkey_check(e, rd->rkey, resp_pd(e, qp), rd->va + rd->off, seg,
-			       ACC_RR, &mk) ||
+	if (seg && (mkey_check_qp(e, rd->rkey, resp_pd(e, qp), qp->qpn,
+				  rd->va + rd->off, seg, ACC_RR, &mk) ||
 		    mkey_dma(e, mk, rd->va + rd->off, p->data, seg, false))) {
 		/* the region went away under the READ */
 		p->op = PKT_READ_REQ;

@@ -11,6 +11,15 @@
  * (umr_modify_entity_size_disabled, no UMR translation caps) and are
  * refused.  A UMR is a local operation: it takes effect when the engine
  * takes the WQE and completes in order with the WQEs before it.
+ *
+ * On a user RC/UC send queue a UMR binds or invalidates a memory window
+ * (libmlx5's ibv_bind_mw, IBV_WR_BIND_MW, IBV_WR_LOCAL_INV), and nothing
+ * else: the key must be a window of the QP's PD, and only the window's
+ * tag, rights, range, QP and free state may change.  A bind points the
+ * window's single inline KLM at an MR of the same PD that covers the
+ * range; a type 2 window must be free to be bound and is bound to the
+ * posting QP; only that QP may invalidate it.  Refusals complete with
+ * the MW bind error syndrome.
  */
 #include "engine.h"
 #include "log.h"
@@ -83,7 +92,7 @@ static void umr_copy_mkc(struct emu_mkey *mk, const uint8_t *mkc,
 		memcpy(mk->mkc + MLX5X_MKC_LEN_OFF, mkc + MLX5X_MKC_LEN_OFF, 8);
 }
 
-int umr_exec(struct emu *e, struct emu_qp *qp, const struct swqe *w)
+static int kernel_umr(struct emu *e, struct emu_qp *qp, const struct swqe *w)
 {
 	const uint8_t *ctrl = w->umr;
 	const uint8_t *mkc = w->umr + MLX5X_WQE_UMR_CTRL_LEN;
@@ -124,5 +133,174 @@ int umr_exec(struct emu *e, struct emu_qp *qp, const struct swqe *w)
 	emu_dbg("UMR mkey 0x%x mask 0x%llx: %s pd %u", key,
 		(unsigned long long)mask, mk->free ? "free" : "valid",
 		mk->pd ? mk->pd->pdn : 0);
+	return 0;
+}
+
+/* ---- memory windows: UMR on a user send queue ---- */
+
+#define MW_MASK (MLX5X_MKEY_MASK_LEN | MLX5X_MKEY_MASK_START_ADDR | \
+		 MLX5X_MKEY_MASK_KEY | MLX5X_MKEY_MASK_QPN | \
+		 MLX5X_MKEY_MASK_FREE | MLX5X_MKEY_MASK_LW | \
+		 MLX5X_MKEY_MASK_RR | MLX5X_MKEY_MASK_RW | MLX5X_MKEY_MASK_A)
+
+static int mw_fail(struct emu *e, struct emu_qp *qp, uint32_t key,
+		   const char *why)
+{
+	e->eng.st.wqe_faults++;
+	emu_warn("QP 0x%x: bind/invalidate of window 0x%x refused: %s",
+		 qp->qpn, key, why);
+	return MLX5X_CQE_SYND_MW_BIND_ERR;
+}
+
+/* the window's new tag, and its stored context for QUERY_MKEY */
+static void mw_set_key(struct emu_mkey *mk, const uint8_t *mkc,
+		       uint64_t mask)
+{
+	mk->key = mk->index << MLX5X_MKEY_INDEX_SHIFT |
+		  PGET(mkc, MLX5X_MKC_MKEY_7_0);
+	prm_set(mk->mkc, MLX5X_MKC_QPN_OFF, MLX5X_MKC_QPN_MASK, mk->qpn);
+	umr_copy_mkc(mk, mkc, mask & ~MLX5X_MKEY_MASK_QPN);
+}
+
+static void mw_make_free(struct emu_mkey *mk)
+{
+	mk->free = true;
+	mk->qpn = MLX5X_MKC_QPN_NONE;
+	mk->klm_key = 0;
+	mk->klm_va = 0;
+	PSET(mk->mkc, MLX5X_MKC_FREE, 1);
+}
+
+/* zero-length bind (type 1) or local invalidate (type 2) */
+static int mw_invalidate(struct emu *e, struct emu_qp *qp,
+			 struct emu_mkey *mk, const struct swqe *w,
+			 uint64_t mask)
+{
+	const uint8_t *mkc = w->umr + MLX5X_WQE_UMR_CTRL_LEN;
+	uint32_t key = get_be32(w->imm);
+
+	if (PGET(w->umr, MLX5X_WQE_UMR_XLT_OCTOWORDS))
+		return mw_fail(e, qp, key, "KLM on an invalidate");
+	if (key != mk->key)
+		return mw_fail(e, qp, key, "stale key");
+	if (mk->en_rinval) {
+		if (mk->free)
+			return mw_fail(e, qp, key, "type 2 window not bound");
+		if (mk->qpn != qp->qpn)
+			return mw_fail(e, qp, key, "bound to another QP");
+	}
+	mw_make_free(mk);
+	mw_set_key(mk, mkc, mask & (MLX5X_MKEY_MASK_KEY | MLX5X_MKEY_MASK_FREE));
+	emu_dbg("QP 0x%x: window 0x%x invalidated (now 0x%x)", qp->qpn, key,
+		mk->key);
+	return 0;
+}
+
+/* the MR the inline KLM names, checked against the window's new state */
+static const char *mw_check_target(struct emu *e, const struct emu_mkey *mw,
+				   const struct swqe *w, const uint8_t *mkc,
+				   uint64_t len)
+{
+	const struct emu_mkey *mr;
+	uint32_t octw = PGET(w->umr, MLX5X_WQE_UMR_XLT_OCTOWORDS);
+
+	if (!(PGET(w->umr, MLX5X_WQE_UMR_FLAGS) & MLX5X_UMR_INLINE) ||
+	    !w->umr_data || !octw ||
+	    octw * 16u > (uint32_t)w->ds * MLX5X_WQE_DS_LEN)
+		return "no inline KLM";
+	mr = mkey_lookup(e, w->umr_sge.lkey);
+	if (!mr || mr->mw)
+		return "KLM key is not a valid MR";
+	if (mr->pd != mw->pd)
+		return "MR of another PD";
+	if (w->umr_sge.len < len || !mkey_in_bounds(mr, w->umr_sge.addr, len))
+		return "range outside the MR";
+	/* remote write or atomic through a window needs a writable MR */
+	if ((PGET(mkc, MLX5X_MKC_RW) || PGET(mkc, MLX5X_MKC_A)) && !mr->lw)
+		return "remote write/atomic on an MR without local write";
+	return NULL;
+}
+
+static int mw_bind(struct emu *e, struct emu_qp *qp, struct emu_mkey *mk,
+		   const struct swqe *w, uint64_t mask)
+{
+	const uint8_t *mkc = w->umr + MLX5X_WQE_UMR_CTRL_LEN;
+	uint64_t len = get_be64(mkc + MLX5X_MKC_LEN_OFF);
+	uint32_t key = get_be32(w->imm);
+	const char *why;
+
+	if ((mask & (MLX5X_MKEY_MASK_LEN | MLX5X_MKEY_MASK_START_ADDR)) !=
+	    (MLX5X_MKEY_MASK_LEN | MLX5X_MKEY_MASK_START_ADDR) ||
+	    PGET(mkc, MLX5X_MKC_LENGTH64) || !len || len > 1ull << 31)
+		return mw_fail(e, qp, key, "bad range");
+	if (mk->en_rinval) {
+		if (!mk->free)
+			return mw_fail(e, qp, key, "type 2 window is bound");
+		if (PGET(mkc, MLX5X_MKC_QPN) != qp->qpn)
+			return mw_fail(e, qp, key, "type 2 bound to another QP");
+	}
+	why = mw_check_target(e, mk, w, mkc, len);
+	if (why)
+		return mw_fail(e, qp, key, why);
+	mk->klm_key = w->umr_sge.lkey;
+	mk->klm_va = w->umr_sge.addr;
+	mk->start = get_be64(mkc + MLX5X_MKC_START_ADDR_OFF);
+	mk->len = len;
+	mk->qpn = mk->en_rinval ? qp->qpn : MLX5X_MKC_QPN_NONE;
+	umr_set_access(mk, mkc, mask);
+	mk->free = false;
+	mw_set_key(mk, mkc, mask);
+	PSET(mk->mkc, MLX5X_MKC_FREE, 0);
+	emu_dbg("QP 0x%x: window 0x%x bound as 0x%x to mkey 0x%x va 0x%llx len 0x%llx",
+		qp->qpn, key, mk->key, mk->klm_key,
+		(unsigned long long)mk->klm_va, (unsigned long long)len);
+	return 0;
+}
+
+static int mw_umr(struct emu *e, struct emu_qp *qp, const struct swqe *w)
+{
+	const uint8_t *mkc = w->umr + MLX5X_WQE_UMR_CTRL_LEN;
+	uint64_t mask = get_be64(w->umr + MLX5X_WQE_UMR_MKEY_MASK_OFF);
+	uint32_t key = get_be32(w->imm);
+	struct emu_mkey *mk = objtab_get(&e->obj[OBJ_MKEY],
+					 key >> MLX5X_MKEY_INDEX_SHIFT);
+
+	if (!mk || !mk->mw || !mk->umr_en)
+		return mw_fail(e, qp, key, "not a memory window");
+	if (mk->pd != qp->pd)
+		return mw_fail(e, qp, key, "window of another PD");
+	if ((mask & ~MW_MASK) || !(mask & MLX5X_MKEY_MASK_FREE) ||
+	    !(mask & MLX5X_MKEY_MASK_KEY))
+		return mw_fail(e, qp, key, "mkey mask beyond a window bind");
+	/* a type 2 bind or invalidate names the QP; type 1 does not */
+	if (!!(mask & MLX5X_MKEY_MASK_QPN) != mk->en_rinval)
+		return mw_fail(e, qp, key, "window type");
+	if (PGET(mkc, MLX5X_MKC_FREE))
+		return mw_invalidate(e, qp, mk, w, mask);
+	return mw_bind(e, qp, mk, w, mask);
+}
+
+int umr_exec(struct emu *e, struct emu_qp *qp, const struct swqe *w)
+{
+	if (qp->st == MLX5X_QP_ST_REG_UMR)
+		return kernel_umr(e, qp, w);
+	return mw_umr(e, qp, w);
+}
+
+int mw_remote_inval(struct emu *e, const struct emu_pd *pd, uint32_t qpn,
+		    uint32_t rkey)
+{
+	struct emu_mkey *mk = mkey_lookup(e, rkey);
+
+	/* only a type 2 window (en_rinval) of this QP */
+	if (!mk || !mk->mw || !mk->en_rinval || mk->pd != pd ||
+	    mk->qpn != qpn) {
+		e->eng.st.mkey_faults++;
+		emu_warn("QP 0x%x: remote invalidate of 0x%x refused", qpn,
+			 rkey);
+		return -1;
+	}
+	mw_make_free(mk);
+	emu_dbg("QP 0x%x: window 0x%x invalidated by the remote", qpn, rkey);
 	return 0;
 }

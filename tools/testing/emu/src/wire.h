@@ -75,6 +75,7 @@ struct wire_pkt {
 	bool first, last;	/* message segment position */
 	bool se;		/* solicited event */
 	bool has_imm;
+	bool inv;		/* SEND with Invalidate: imm is the rkey */
 	uint32_t dqpn;
 	uint32_t sqpn;		/* DETH source QP (UD); informative otherwise */
 	uint32_t psn;

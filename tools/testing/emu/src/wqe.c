@@ -62,12 +62,13 @@ static bool op_valid(uint8_t st, uint8_t op)
 		       op == MLX5X_OPCODE_RDMA_WRITE_IMM ||
 		       op == MLX5X_OPCODE_RDMA_READ ||
 		       op == MLX5X_OPCODE_ATOMIC_CS ||
-		       op == MLX5X_OPCODE_ATOMIC_FA || op == MLX5X_OPCODE_NOP;
+		       op == MLX5X_OPCODE_ATOMIC_FA || op == MLX5X_OPCODE_NOP ||
+		       op == MLX5X_OPCODE_UMR;
 	case MLX5X_QP_ST_UC:
 		return op == MLX5X_OPCODE_SEND || op == MLX5X_OPCODE_SEND_IMM ||
 		       op == MLX5X_OPCODE_RDMA_WRITE ||
 		       op == MLX5X_OPCODE_RDMA_WRITE_IMM ||
-		       op == MLX5X_OPCODE_NOP;
+		       op == MLX5X_OPCODE_NOP || op == MLX5X_OPCODE_UMR;
 	case MLX5X_QP_ST_UD:
 	case MLX5X_QP_ST_QP0:
 	case MLX5X_QP_ST_QP1:
@@ -78,6 +79,19 @@ static bool op_valid(uint8_t st, uint8_t op)
 	default:
 		return false;
 	}
+}
+
+/*
+ * UMR: the kernel's REG_UMR QP, and memory window bind/invalidate on a
+ * user RC or UC send queue when windows are advertised (imaicl).  An XRC
+ * send queue would carry its XRC segment first: not supported.
+ */
+static bool umr_allowed(struct emu *e, uint8_t st)
+{
+	if (st == MLX5X_QP_ST_REG_UMR)
+		return true;
+	return (st == MLX5X_QP_ST_RC || st == MLX5X_QP_ST_UC) &&
+	       CAP(e, MLX5X_CAP_IMAICL);
 }
 
 static bool is_datagram(uint8_t st)
@@ -250,7 +264,8 @@ int sq_fetch(struct emu *e, struct emu_qp *qp, uint16_t idx, struct swqe *w)
 		return MLX5X_CQE_SYND_LOCAL_QP_OP_ERR;
 	}
 	if ((uint16_t)PGET(raw, MLX5X_WQE_CTRL_WQE_INDEX) != idx ||
-	    w->qpn != qp->qpn || !op_valid(qp->st, w->opcode)) {
+	    w->qpn != qp->qpn || !op_valid(qp->st, w->opcode) ||
+	    (w->opcode == MLX5X_OPCODE_UMR && !umr_allowed(e, qp->st))) {
 		e->eng.st.wqe_faults++;
 		emu_warn("QP 0x%x: bad WQE at %u: index %u qpn 0x%x opcode 0x%x",
 			 qp->qpn, idx, PGET(raw, MLX5X_WQE_CTRL_WQE_INDEX),
