@@ -129,9 +129,9 @@ enum {
  * for type 2, the QP it is bound to), followed by an inline KLM (same
  * layout as a data segment: byte count, key, address) naming the MR.
  * Local invalidate is the same WQE with free = 1 and no KLM.  The KLM
- * list is padded to a multiple of 4 entries (64 bytes).
+ * list is padded to a multiple of 4 entries (64 bytes); its size is
+ * xlt_octowords.
  */
-#define MLX5X_WQE_UMR_KLM_LEN		0x10
 
 /* mkey_mask: the mkey context fields a UMR WQE changes */
 #define MLX5X_MKEY_MASK_LEN		0x1ULL

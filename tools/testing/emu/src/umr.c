@@ -201,8 +201,10 @@ static const char *mw_check_target(struct emu *e, const struct emu_mkey *mw,
 				   const struct swqe *w, const uint8_t *mkc,
 				   uint64_t len)
 {
-	const struct emu_mkey *mr;
+	/* a KLM's byte count of 0 means 2 GiB, the most a bind may cover */
+	uint64_t klm_len = w->umr_sge.len ? w->umr_sge.len : 1ull << 31;
 	uint32_t octw = PGET(w->umr, MLX5X_WQE_UMR_XLT_OCTOWORDS);
+	const struct emu_mkey *mr;
 
 	if (!(PGET(w->umr, MLX5X_WQE_UMR_FLAGS) & MLX5X_UMR_INLINE) ||
 	    !w->umr_data || !octw ||
@@ -213,7 +215,7 @@ static const char *mw_check_target(struct emu *e, const struct emu_mkey *mw,
 		return "KLM key is not a valid MR";
 	if (mr->pd != mw->pd)
 		return "MR of another PD";
-	if (w->umr_sge.len < len || !mkey_in_bounds(mr, w->umr_sge.addr, len))
+	if (klm_len < len || !mkey_in_bounds(mr, w->umr_sge.addr, len))
 		return "range outside the MR";
 	/* remote write or atomic through a window needs a writable MR */
 	if ((PGET(mkc, MLX5X_MKC_RW) || PGET(mkc, MLX5X_MKC_A)) && !mr->lw)
