@@ -72,6 +72,7 @@ void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
 	c->qkv = MLX5X_GET(cap, MLX5X_CAP_QKV);
 	c->umr_atomic_disabled =
 		MLX5X_GET(cap, MLX5X_CAP_UMR_MODIFY_ATOMIC_DISABLED);
+	c->mw = MLX5X_GET(cap, MLX5X_CAP_IMAICL);
 	c->device_frequency_khz = MLX5X_GET(cap, MLX5X_CAP_DEVICE_FREQUENCY_KHZ);
 
 	/*
@@ -316,8 +317,30 @@ static void fw_fill_pas(__be64 *out, const struct mlx5x_pas *pas)
 
 /* ---- memory keys ---- */
 
+/*
+ * A memory window is created free (no valid translation) in KLM mode,
+ * with room for its KLMs and local read only: a bind by UMR brings the
+ * range, the rights and the key's new tag.
+ */
+static void mkc_window_encode(void *mkc, const struct mlx5x_mkey_params *p)
+{
+	MLX5X_SET(mkc, MLX5X_MKC_FREE, 1);
+	MLX5X_SET(mkc, MLX5X_MKC_ACCESS_MODE_1_0, MLX5X_MKC_ACCESS_MODE_KLMS);
+	MLX5X_SET(mkc, MLX5X_MKC_LR, 1);
+	MLX5X_SET(mkc, MLX5X_MKC_UMR_EN, 1);
+	MLX5X_SET(mkc, MLX5X_MKC_EN_RINVAL, p->en_rinval);
+	MLX5X_SET(mkc, MLX5X_MKC_TRANSLATIONS_OCTWORD_SIZE, p->window_klms);
+}
+
 void mlx5x_mkc_encode(void *mkc, const struct mlx5x_mkey_params *p)
 {
+	MLX5X_SET(mkc, MLX5X_MKC_QPN, MLX5X_MKC_QPN_NONE);
+	MLX5X_SET(mkc, MLX5X_MKC_MKEY_7_0, p->variant);
+	MLX5X_SET(mkc, MLX5X_MKC_PD, p->pdn);
+	if (p->window_klms) {
+		mkc_window_encode(mkc, p);
+		return;
+	}
 	MLX5X_SET(mkc, MLX5X_MKC_ACCESS_MODE_1_0, MLX5X_MKC_ACCESS_MODE_MTT);
 	MLX5X_SET(mkc, MLX5X_MKC_LR, !!(p->access & MLX5X_MKEY_LR));
 	MLX5X_SET(mkc, MLX5X_MKC_LW, !!(p->access & MLX5X_MKEY_LW));
@@ -325,9 +348,6 @@ void mlx5x_mkc_encode(void *mkc, const struct mlx5x_mkey_params *p)
 	MLX5X_SET(mkc, MLX5X_MKC_RW, !!(p->access & MLX5X_MKEY_RW));
 	MLX5X_SET(mkc, MLX5X_MKC_A, !!(p->access & MLX5X_MKEY_A));
 	MLX5X_SET(mkc, MLX5X_MKC_UMR_EN, p->umr_en);
-	MLX5X_SET(mkc, MLX5X_MKC_QPN, MLX5X_MKC_QPN_NONE);
-	MLX5X_SET(mkc, MLX5X_MKC_MKEY_7_0, p->variant);
-	MLX5X_SET(mkc, MLX5X_MKC_PD, p->pdn);
 	fw_set64(mkc, MLX5X_MKC_START_ADDR_OFF, p->iova);
 	fw_set64(mkc, MLX5X_MKC_LEN_OFF, p->len);
 	/* MTT entries are 8 bytes, counted in 16-byte octwords */

@@ -42,6 +42,8 @@ struct mlx5x_cmd;
  * @atomic: 8-byte compare-and-swap and fetch-and-add on RC QPs, in host
  *	byte order (decoded from the atomic capabilities)
  * @umr_atomic_disabled: a UMR may not change an mkey's atomic right
+ * @mw: memory windows of type 1 and 2B (imaicl): KLM window mkeys that
+ *	user send queues bind and invalidate with UMR WQEs
  * @pkv: P_Key violation counter
  * @qkv: Q_Key violation counter
  * @device_frequency_khz: core clock
@@ -72,6 +74,7 @@ struct mlx5x_verbs_caps {
 	bool xrc;
 	bool atomic;
 	bool umr_atomic_disabled;
+	bool mw;
 	bool pkv;
 	bool qkv;
 	u32 device_frequency_khz;
@@ -159,14 +162,18 @@ struct mlx5x_pas {
 #define MLX5X_MKEY_A		BIT(4)
 
 /**
- * struct mlx5x_mkey_params - CREATE_MKEY of an MTT-mode key
+ * struct mlx5x_mkey_params - CREATE_MKEY of an MTT-mode key or a window
  * @pdn: protection domain
  * @access: MLX5X_MKEY_* rights
  * @variant: low 8 bits of the key (the index is the rest)
- * @umr_en: UMR WQEs may modify the key (umr.c)
- * @iova: first virtual address the key covers
- * @len: bytes the key covers
- * @pas: translation, one MTT entry per device page
+ * @umr_en: UMR WQEs may modify the key (umr.c); windows always set it
+ * @iova: first virtual address the key covers (0 for a window)
+ * @len: bytes the key covers (0 for a window)
+ * @pas: translation, one MTT entry per device page (none for a window)
+ * @window_klms: non-zero for a memory window: a free KLM-mode key with
+ *	room for this many KLM entries (one octword each), which a bind
+ *	fills later; @pas is then unused
+ * @en_rinval: a type 2 window: SEND with Invalidate may free it
  */
 struct mlx5x_mkey_params {
 	u32 pdn;
@@ -176,6 +183,8 @@ struct mlx5x_mkey_params {
 	u64 iova;
 	u64 len;
 	struct mlx5x_pas pas;
+	u16 window_klms;
+	bool en_rinval;
 };
 
 /**

@@ -7,7 +7,8 @@
  *
  * Files: ib_main.c (registration, device/port queries, events),
  * ucontext.c (contexts, UAR objects, mmap, doorbell records, context
- * and PD import), pd.c (PDs, MRs and their re-registration), cq.c (CQs
+ * and PD import), pd.c (PDs, MRs and their re-registration, memory
+ * windows), cq.c (CQs
  * and resize), qp.c (RC, UC, UD and XRC QPs), srq.c (SRQs, XRC SRQs and
  * XRC domains), umr.c (the kernel UMR QP that re-registration uses to
  * change an MR's PD and access in place).  None of them builds a
@@ -62,6 +63,7 @@ enum mlx5x_mmap_class {
  * @ucontext_err: alloc_ucontext refusals
  * @pd_err: alloc_pd failures
  * @mr_err: reg_user_mr failures
+ * @mw_err: alloc_mw failures
  * @cq_err: create_cq failures
  * @qp_err: create_qp failures
  * @modify_qp_err: modify_qp failures
@@ -72,6 +74,7 @@ struct mlx5x_ib_stats {
 	atomic64_t ucontext_err;
 	atomic64_t pd_err;
 	atomic64_t mr_err;
+	atomic64_t mw_err;
 	atomic64_t cq_err;
 	atomic64_t qp_err;
 	atomic64_t modify_qp_err;
@@ -199,6 +202,17 @@ struct mlx5x_ib_mr {
 	u32 index;
 	int access;
 	bool umr_en;
+};
+
+/**
+ * struct mlx5x_ib_mw - memory window (type 1 or 2B)
+ * @ibmw: core object; rkey is the key the window was created with (a
+ *	bind gives it a new tag, which libmlx5 tracks)
+ * @index: mkey index
+ */
+struct mlx5x_ib_mw {
+	struct ib_mw ibmw;
+	u32 index;
 };
 
 /**
@@ -370,6 +384,11 @@ static inline struct mlx5x_ib_mr *to_mmr(struct ib_mr *ibmr)
 	return container_of(ibmr, struct mlx5x_ib_mr, ibmr);
 }
 
+static inline struct mlx5x_ib_mw *to_mmw(struct ib_mw *ibmw)
+{
+	return container_of(ibmw, struct mlx5x_ib_mw, ibmw);
+}
+
 static inline struct mlx5x_ib_cq *to_mcq(struct ib_cq *ibcq)
 {
 	return container_of(ibcq, struct mlx5x_ib_cq, ibcq);
@@ -424,6 +443,8 @@ struct ib_mr *mlx5x_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				   MLX5X_REG_USER_MR_DMAH_ARG
 				   struct ib_udata *udata);
 int mlx5x_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+int mlx5x_ib_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int mlx5x_ib_dealloc_mw(struct ib_mw *ibmw);
 struct ib_mr *mlx5x_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 				     u64 length, u64 virt_addr, int access,
 				     struct ib_pd *pd, struct ib_udata *udata);
@@ -473,7 +494,10 @@ void mlx5x_uctx_fill_resp(const struct mlx5x_verbs_caps *caps,
 			  const struct mlx5_ib_alloc_ucontext_req_v2 *req,
 			  size_t inlen, struct mlx5_ib_alloc_ucontext_resp *resp);
 enum mlx5x_mmap_class mlx5x_mmap_classify(unsigned long pgoff);
-int mlx5x_mr_access(int ib_access, bool atomic, u8 *mkey_access);
+int mlx5x_mr_access(int ib_access, const struct mlx5x_verbs_caps *caps,
+		    u8 *mkey_access);
+int mlx5x_mw_check_req(const struct mlx5_ib_alloc_mw *req,
+		       enum ib_mw_type type, u16 *klms);
 int mlx5x_cq_check_req(const struct mlx5_ib_create_cq *ucmd,
 		       const struct mlx5x_verbs_caps *caps, int cqe,
 		       u32 flags, u32 *entries);

@@ -119,6 +119,11 @@ static int mlx5x_ib_query_device(struct ib_device *ibdev,
 	props->max_srq_sge = recv_sge - 1;
 	if (c->xrc)
 		props->device_cap_flags |= IB_DEVICE_XRC;
+	if (c->mw) {
+		props->device_cap_flags |= IB_DEVICE_MEM_WINDOW |
+					   IB_DEVICE_MEM_WINDOW_TYPE_2B;
+		props->max_mw = 1 << c->log_max_mkey;
+	}
 	props->max_qp_rd_atom = 1 << c->log_max_ra_res_qp;
 	props->max_qp_init_rd_atom = 1 << c->log_max_ra_req_qp;
 	props->max_res_rd_atom = props->max_qp_rd_atom * props->max_qp;
@@ -520,6 +525,14 @@ static const struct ib_device_ops mlx5x_ib_xrc_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_xrcd, mlx5x_ib_xrcd, ibxrcd),
 };
 
+/* Only on devices with memory windows (imaicl). */
+static const struct ib_device_ops mlx5x_ib_mw_ops = {
+	.alloc_mw = mlx5x_ib_alloc_mw,
+	.dealloc_mw = mlx5x_ib_dealloc_mw,
+
+	INIT_RDMA_OBJ_SIZE(ib_mw, mlx5x_ib_mw, ibmw),
+};
+
 /* Capabilities, identity and node data, read once before registering. */
 static int ib_query_identity(struct mlx5x_ib_dev *dev)
 {
@@ -571,6 +584,8 @@ static void ib_setup_device(struct mlx5x_ib_dev *dev)
 	ib_set_device_ops(ibdev, &mlx5x_ib_ops);
 	if (dev->caps.xrc)
 		ib_set_device_ops(ibdev, &mlx5x_ib_xrc_ops);
+	if (dev->caps.mw)
+		ib_set_device_ops(ibdev, &mlx5x_ib_mw_ops);
 	dev->uar_geom = mdev->hca.uar_geom;
 	dev->bar_start = pci_resource_start(mdev->pdev, 0);
 	xa_init_flags(&dev->qps, XA_FLAGS_LOCK_IRQ);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Protection domains and user memory regions.
+ * Protection domains, user memory regions and memory windows.
  *
  * A user MR is pinned with ib_umem and described to the device as an
  * MTT-mode memory key: one translation entry per device page, the
@@ -11,6 +11,12 @@
  * (umr_en), so lkey and rkey stay.  Anything else builds a new key (and
  * pins again when the range changes) and hands the core a new MR, which
  * then retires the old one: what mlx5_ib does when it cannot use UMR.
+ *
+ * A memory window (type 1 or 2B, when the device has imaicl) is a free
+ * KLM-mode key of the PD.  libmlx5 binds and invalidates it itself with
+ * UMR WQEs on its RC/UC send queues; the kernel only creates and
+ * destroys the key.  MRs may then be registered with IB_ACCESS_MW_BIND,
+ * which the device does not check (mlx5_ib does not pass it either).
  */
 #include <linux/log2.h>
 #include <linux/slab.h>
@@ -65,20 +71,24 @@ int mlx5x_ib_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
  * mlx5x_mr_access() - IB access flags to mkey rights
  * @ib_access: IB_ACCESS_* of the registration (checked by ib_core for
  *	consistency, e.g. remote write needs local write)
- * @atomic: the device executes IB atomics
+ * @caps: device capabilities (atomics, memory windows)
  * @mkey_access: MLX5X_MKEY_* rights
  *
- * Optional flags (relaxed ordering, ...) are hints and ignored.
- * Return: 0, or -EOPNOTSUPP for a right the key cannot give (memory
- * windows, zero-based or on-demand MRs, atomics without device support).
+ * Optional flags (relaxed ordering, ...) are hints and ignored, and so is
+ * IB_ACCESS_MW_BIND where windows exist: the key has no such right.
+ * Return: 0, or -EOPNOTSUPP for a right the key cannot give (zero-based
+ * or on-demand MRs; atomics or window binding without device support).
  */
-int mlx5x_mr_access(int ib_access, bool atomic, u8 *mkey_access)
+int mlx5x_mr_access(int ib_access, const struct mlx5x_verbs_caps *caps,
+		    u8 *mkey_access)
 {
 	int supported = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
 			IB_ACCESS_REMOTE_READ | IB_ACCESS_OPTIONAL;
 
-	if (atomic)
+	if (caps->atomic)
 		supported |= IB_ACCESS_REMOTE_ATOMIC;
+	if (caps->mw)
+		supported |= IB_ACCESS_MW_BIND;
 	if (ib_access & ~supported)
 		return -EOPNOTSUPP;
 	*mkey_access = MLX5X_MKEY_LR;
@@ -133,7 +143,7 @@ static struct ib_mr *mr_reg(struct ib_pd *ibpd, u64 start, u64 length,
 	u8 mkey_access;
 	int err;
 
-	err = mlx5x_mr_access(access, dev->caps.atomic, &mkey_access);
+	err = mlx5x_mr_access(access, &dev->caps, &mkey_access);
 	if (!err && udata && udata->inlen &&
 	    !ib_is_udata_cleared(udata, 0, udata->inlen))
 		err = -EINVAL;
@@ -219,7 +229,7 @@ static struct ib_mr *mr_rereg_in_place(struct mlx5x_ib_mr *mr,
 	u8 mkey_access;
 	int err;
 
-	err = mlx5x_mr_access(req->access, dev->caps.atomic, &mkey_access);
+	err = mlx5x_mr_access(req->access, &dev->caps, &mkey_access);
 	if (!err && udata && udata->inlen &&
 	    !ib_is_udata_cleared(udata, 0, udata->inlen))
 		err = -EINVAL;
@@ -282,4 +292,98 @@ int mlx5x_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	ib_umem_release(mr->umem);
 	kfree(mr);
 	return 0;
+}
+
+/* KLM room of a window: mlx5_ib's, num_klms rounded up to 4 (at least 4) */
+#define MLX5X_MW_KLM_ALIGN	4
+
+/**
+ * mlx5x_mw_check_req() - the driver part of an alloc_mw request
+ * @req: the request (zero where the user sent less; libmlx5 sends none)
+ * @type: window type, checked by ib_core too
+ * @klms: KLM entries to make room for in the window's key
+ *
+ * num_klms is a u8, so any value fits a key's translation size.
+ * Return: 0; -EINVAL for a type other than 1 and 2; -EOPNOTSUPP for a
+ * comp_mask or non-zero reserved fields (nothing optional is defined).
+ */
+int mlx5x_mw_check_req(const struct mlx5_ib_alloc_mw *req,
+		       enum ib_mw_type type, u16 *klms)
+{
+	if (type != IB_MW_TYPE_1 && type != IB_MW_TYPE_2)
+		return -EINVAL;
+	if (req->comp_mask || req->reserved1 || req->reserved2)
+		return -EOPNOTSUPP;
+	*klms = round_up(max_t(u16, req->num_klms, 1), MLX5X_MW_KLM_ALIGN);
+	return 0;
+}
+
+/*
+ * The request: what the user sent, up to our structure; anything beyond
+ * it must be zero (a newer field we do not know).
+ */
+static int mw_read_req(struct ib_udata *udata, struct mlx5_ib_alloc_mw *req)
+{
+	int err;
+
+	err = ib_copy_from_udata(req, udata, min(udata->inlen, sizeof(*req)));
+	if (err)
+		return err;
+	if (udata->inlen > sizeof(*req) &&
+	    !ib_is_udata_cleared(udata, sizeof(*req),
+				 udata->inlen - sizeof(*req)))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/* comp_mask and response_length, as much of them as the user takes. */
+static int mw_write_resp(struct ib_udata *udata)
+{
+	struct {
+		__u32 comp_mask;
+		__u32 response_length;
+	} resp = {};
+
+	resp.response_length = min_t(size_t, sizeof(resp), udata->outlen);
+	if (!resp.response_length)
+		return 0;
+	return ib_copy_to_udata(udata, &resp, resp.response_length);
+}
+
+int mlx5x_ib_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibmw->device);
+	struct mlx5x_ib_mw *mw = to_mmw(ibmw);
+	struct mlx5_ib_alloc_mw req = {};
+	struct mlx5x_mkey_params p = {
+		.pdn = to_mpd(ibmw->pd)->pdn,
+		.variant = (u8)atomic_inc_return(&dev->mkey_variant),
+		.umr_en = true,
+		.en_rinval = ibmw->type == IB_MW_TYPE_2,
+	};
+	int err;
+
+	err = mw_read_req(udata, &req);
+	if (!err)
+		err = mlx5x_mw_check_req(&req, ibmw->type, &p.window_klms);
+	if (!err)
+		err = mlx5x_fw_create_mkey(dev->cmd, &p, &mw->index);
+	if (err)
+		goto err_out;
+	ibmw->rkey = mw->index << MLX5X_MKEY_INDEX_SHIFT | p.variant;
+	err = mw_write_resp(udata);
+	if (!err)
+		return 0;
+	mlx5x_fw_destroy_mkey(dev->cmd, mw->index);
+err_out:
+	ibdev_dbg(ibmw->device, "alloc_mw of type %d: %d\n", ibmw->type, err);
+	atomic64_inc(&dev->stats.mw_err);
+	return err;
+}
+
+int mlx5x_ib_dealloc_mw(struct ib_mw *ibmw)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibmw->device);
+
+	return mlx5x_fw_destroy_mkey(dev->cmd, to_mmw(ibmw)->index);
 }

@@ -31,6 +31,11 @@ static void rereg_in_place(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, mlx5x_umr_can_rereg(IB_MR_REREG_ACCESS |
 						    IB_MR_REREG_PD,
 						    LW | RW, 0, &atomics));
+	/* a kept window-binding right is no change (the key has none) */
+	KUNIT_EXPECT_TRUE(test, mlx5x_umr_can_rereg(IB_MR_REREG_ACCESS,
+						    LW | IB_ACCESS_MW_BIND,
+						    LW | RW | IB_ACCESS_MW_BIND,
+						    &atomics));
 	/* relaxed ordering is a hint: toggling it is fine */
 	KUNIT_EXPECT_TRUE(test, mlx5x_umr_can_rereg(IB_MR_REREG_ACCESS, LW,
 						    LW |
@@ -64,10 +69,13 @@ static void rereg_new_key(struct kunit *test)
 						     LW, LW, &atomics));
 	/* nothing to do is not UMR's business either */
 	KUNIT_EXPECT_FALSE(test, mlx5x_umr_can_rereg(0, LW, LW, &atomics));
-	/* rights a UMR does not toggle */
+	/* rights a UMR does not toggle (window binding: as mlx5_ib) */
 	KUNIT_EXPECT_FALSE(test, mlx5x_umr_can_rereg(IB_MR_REREG_ACCESS, LW,
 						     LW | IB_ACCESS_MW_BIND,
 						     &atomics));
+	KUNIT_EXPECT_FALSE(test, mlx5x_umr_can_rereg(IB_MR_REREG_ACCESS,
+						     LW | IB_ACCESS_MW_BIND,
+						     LW, &atomics));
 	KUNIT_EXPECT_FALSE(test, mlx5x_umr_can_rereg(IB_MR_REREG_ACCESS, LW,
 						     LW | IB_ZERO_BASED,
 						     &atomics));

@@ -2,8 +2,8 @@
 /*
  * KUnit tests for the verbs layer's pure logic: the libmlx5 context
  * request and response (suite mlx5x_verbs_uctx), mmap offset decoding
- * (mlx5x_verbs_mmap), MR access translation and the mkey context
- * (mlx5x_verbs_mr), CQ requests and the CQ context (mlx5x_verbs_cq), QP
+ * (mlx5x_verbs_mmap), MR access translation, the mkey context and the
+ * memory window request and key (mlx5x_verbs_mr), CQ requests and the CQ context (mlx5x_verbs_cq), QP
  * sizes, flags, transitions and QP context encoding (mlx5x_verbs_qp),
  * and the port/event/caps translations (mlx5x_verbs_port).
  */
@@ -28,6 +28,13 @@ static const struct mlx5x_verbs_caps cx5 = {
 	.num_ports = 1,
 	.cqe_version = 1,
 	.atomic = true,
+	.mw = true,
+};
+
+/* A device without atomics or memory windows. */
+static const struct mlx5x_verbs_caps bare = {
+	.max_wqe_sz_sq = 1024,
+	.num_ports = 1,
 };
 
 /* ---- mlx5x_verbs_uctx ---- */
@@ -211,39 +218,44 @@ static void mr_access_translation(struct kunit *test)
 {
 	u8 acc;
 
-	KUNIT_EXPECT_EQ(test, mlx5x_mr_access(0, true, &acc), 0);
+	KUNIT_EXPECT_EQ(test, mlx5x_mr_access(0, &cx5, &acc), 0);
 	KUNIT_EXPECT_EQ(test, acc, MLX5X_MKEY_LR);
 	KUNIT_EXPECT_EQ(test, mlx5x_mr_access(IB_ACCESS_LOCAL_WRITE |
 					      IB_ACCESS_REMOTE_READ |
 					      IB_ACCESS_REMOTE_WRITE,
-					      false, &acc), 0);
+					      &bare, &acc), 0);
 	KUNIT_EXPECT_EQ(test, acc, MLX5X_MKEY_LR | MLX5X_MKEY_LW |
 			MLX5X_MKEY_RR | MLX5X_MKEY_RW);
 	KUNIT_EXPECT_EQ(test, mlx5x_mr_access(IB_ACCESS_LOCAL_WRITE |
 					      IB_ACCESS_REMOTE_ATOMIC,
-					      true, &acc), 0);
+					      &cx5, &acc), 0);
 	KUNIT_EXPECT_EQ(test, acc, MLX5X_MKEY_LR | MLX5X_MKEY_LW |
 			MLX5X_MKEY_A);
+	/* with windows, MW_BIND is accepted and gives the key no right */
+	KUNIT_EXPECT_EQ(test, mlx5x_mr_access(IB_ACCESS_LOCAL_WRITE |
+					      IB_ACCESS_MW_BIND,
+					      &cx5, &acc), 0);
+	KUNIT_EXPECT_EQ(test, acc, MLX5X_MKEY_LR | MLX5X_MKEY_LW);
 }
 
 static void mr_access_refusals(struct kunit *test)
 {
 	u8 acc;
 
-	/* atomics need device support */
+	/* atomics and window binding need device support */
 	KUNIT_EXPECT_EQ(test, mlx5x_mr_access(IB_ACCESS_LOCAL_WRITE |
 					      IB_ACCESS_REMOTE_ATOMIC,
-					      false, &acc), -EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, mlx5x_mr_access(IB_ACCESS_MW_BIND, true, &acc),
+					      &bare, &acc), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, mlx5x_mr_access(IB_ACCESS_MW_BIND, &bare, &acc),
 			-EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, mlx5x_mr_access(IB_ZERO_BASED, true, &acc),
+	KUNIT_EXPECT_EQ(test, mlx5x_mr_access(IB_ZERO_BASED, &cx5, &acc),
 			-EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, mlx5x_mr_access(IB_ACCESS_ON_DEMAND, true, &acc),
+	KUNIT_EXPECT_EQ(test, mlx5x_mr_access(IB_ACCESS_ON_DEMAND, &cx5, &acc),
 			-EOPNOTSUPP);
 	/* optional flags are hints (perftest sets relaxed ordering) */
 	KUNIT_EXPECT_EQ(test, mlx5x_mr_access(IB_ACCESS_LOCAL_WRITE |
 					      IB_ACCESS_RELAXED_ORDERING,
-					      false, &acc), 0);
+					      &bare, &acc), 0);
 	KUNIT_EXPECT_EQ(test, acc, MLX5X_MKEY_LR | MLX5X_MKEY_LW);
 }
 
@@ -281,12 +293,102 @@ static void mr_mkey_context(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_TRANSLATIONS_OCTWORD_SIZE),
 			4);
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_LOG_PAGE_SIZE), 12);
+	/* an MR's key is never free and never remotely invalidated */
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_FREE), 0);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_EN_RINVAL), 0);
+}
+
+/* What libmlx5 sends (nothing) and what mlx5_ib makes room for. */
+static void mw_request(struct kunit *test)
+{
+	struct mlx5_ib_alloc_mw req = {};
+	u16 klms = 0;
+
+	KUNIT_EXPECT_EQ(test, mlx5x_mw_check_req(&req, IB_MW_TYPE_1, &klms),
+			0);
+	KUNIT_EXPECT_EQ(test, klms, 4);
+	req.num_klms = 5;
+	KUNIT_EXPECT_EQ(test, mlx5x_mw_check_req(&req, IB_MW_TYPE_2, &klms),
+			0);
+	KUNIT_EXPECT_EQ(test, klms, 8);
+	req.num_klms = 255;
+	KUNIT_EXPECT_EQ(test, mlx5x_mw_check_req(&req, IB_MW_TYPE_2, &klms),
+			0);
+	KUNIT_EXPECT_EQ(test, klms, 256);
+}
+
+static void mw_request_refusals(struct kunit *test)
+{
+	struct mlx5_ib_alloc_mw req = {};
+	u16 klms = 0;
+
+	KUNIT_EXPECT_EQ(test, mlx5x_mw_check_req(&req, 3, &klms), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5x_mw_check_req(&req, 0, &klms), -EINVAL);
+	req.comp_mask = 1;
+	KUNIT_EXPECT_EQ(test, mlx5x_mw_check_req(&req, IB_MW_TYPE_1, &klms),
+			-EOPNOTSUPP);
+	req.comp_mask = 0;
+	req.reserved1 = 1;
+	KUNIT_EXPECT_EQ(test, mlx5x_mw_check_req(&req, IB_MW_TYPE_1, &klms),
+			-EOPNOTSUPP);
+	req.reserved1 = 0;
+	req.reserved2 = 0x100;
+	KUNIT_EXPECT_EQ(test, mlx5x_mw_check_req(&req, IB_MW_TYPE_2, &klms),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, klms, 0);
+}
+
+/* A window's key: free, KLM mode, umr_en, local read only, no range. */
+static void mw_mkey_context(struct kunit *test)
+{
+	struct mlx5x_mkey_params p = {
+		.pdn = 0x34,
+		.access = MLX5X_MKEY_RW,	/* ignored for a window */
+		.variant = 0x5c,
+		.iova = 0x1000,			/* ignored too */
+		.len = SZ_4K,
+		.window_klms = 4,
+	};
+	__be32 mkc[MLX5X_MKC_LEN / 4] = {};
+
+	mlx5x_mkc_encode(mkc, &p);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_FREE), 1);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_ACCESS_MODE_1_0),
+			MLX5X_MKC_ACCESS_MODE_KLMS);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_ACCESS_MODE_4_2), 0);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_UMR_EN), 1);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_LR), 1);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_LW), 0);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_RW), 0);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_EN_RINVAL), 0);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_QPN), 0xffffff);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_MKEY_7_0), 0x5c);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_PD), 0x34);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(*(__be64 *)((u8 *)mkc +
+						      MLX5X_MKC_START_ADDR_OFF)),
+			0);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(*(__be64 *)((u8 *)mkc +
+						      MLX5X_MKC_LEN_OFF)),
+			0);
+	/* one KLM per octword */
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_TRANSLATIONS_OCTWORD_SIZE),
+			4);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_LOG_PAGE_SIZE), 0);
+	/* type 2: remote invalidation */
+	memset(mkc, 0, sizeof(mkc));
+	p.en_rinval = true;
+	mlx5x_mkc_encode(mkc, &p);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_EN_RINVAL), 1);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(mkc, MLX5X_MKC_FREE), 1);
 }
 
 static struct kunit_case mr_cases[] = {
 	KUNIT_CASE(mr_access_translation),
 	KUNIT_CASE(mr_access_refusals),
 	KUNIT_CASE(mr_mkey_context),
+	KUNIT_CASE(mw_request),
+	KUNIT_CASE(mw_request_refusals),
+	KUNIT_CASE(mw_mkey_context),
 	{}
 };
 
@@ -861,6 +963,10 @@ static void caps_decode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.max_wqe_sz_sq, 1024);
 	KUNIT_EXPECT_EQ(test, c.cqe_version, 1);
 	KUNIT_EXPECT_TRUE(test, c.atomic);
+	KUNIT_EXPECT_FALSE(test, c.mw);
+	MLX5X_SET(cap, MLX5X_CAP_IMAICL, 1);
+	mlx5x_verbs_caps_decode(cap, atomic, &c);
+	KUNIT_EXPECT_TRUE(test, c.mw);
 	/* big-endian operands (mode 0) are not IB atomics */
 	MLX5X_SET(atomic, MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS, 0);
 	mlx5x_verbs_caps_decode(cap, atomic, &c);
