@@ -3,9 +3,10 @@
  * KUnit tests for the verbs layer's pure logic: the libmlx5 context
  * request and response (suite mlx5x_verbs_uctx), mmap offset decoding
  * (mlx5x_verbs_mmap), MR access translation, the mkey context and the
- * memory window request and key (mlx5x_verbs_mr), CQ requests and the CQ context (mlx5x_verbs_cq), QP
- * sizes, flags, transitions and QP context encoding (mlx5x_verbs_qp),
- * and the port/event/caps translations (mlx5x_verbs_port).
+ * memory window request and key (mlx5x_verbs_mr), CQ requests and the
+ * CQ context (mlx5x_verbs_cq), QP sizes, flags, transitions and QP
+ * context encoding (mlx5x_verbs_qp), and the port/event/caps
+ * translations (mlx5x_verbs_port).
  */
 #include <kunit/test.h>
 #include <linux/log2.h>
