@@ -141,32 +141,26 @@ static int cq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_ucontext *uctx,
 	size_t bytes = (size_t)entries * ucmd->cqe_size;
 	int err;
 
-	cq->umem = ib_umem_get_va(&dev->ibdev, ucmd->buf_addr, bytes,
-				  IB_ACCESS_LOCAL_WRITE);
-	if (IS_ERR(cq->umem))
-		return PTR_ERR(cq->umem);
-	p->pas.umem = cq->umem;
-	p->pas.pgsz = ib_umem_find_best_pgoff(cq->umem, MLX5X_CQ_PGSZ_BITMAP, 0);
-	if (!p->pas.pgsz) {
-		err = -EINVAL;
-		goto err_umem;
-	}
-	p->pas.n = ib_umem_num_dma_blocks(cq->umem, p->pas.pgsz);
-	err = mlx5x_db_map(dev, uctx, ucmd->db_addr, &cq->db);
+	/* the device writes CQEs: the ring is pinned writable */
+	err = mlx5x_uq_pin(dev, uctx, ucmd->buf_addr, bytes,
+			   IB_ACCESS_LOCAL_WRITE, ucmd->db_addr, &cq->uq);
 	if (err)
-		goto err_umem;
-	p->dbr = cq->db.dma;
+		return err;
+	p->pas.umem = cq->uq.umem;
+	p->pas.pgsz = ib_umem_find_best_pgoff(cq->uq.umem, MLX5X_CQ_PGSZ_BITMAP,
+					      0);
+	if (!p->pas.pgsz) {
+		mlx5x_uq_unpin(uctx, &cq->uq);
+		return -EINVAL;
+	}
+	p->pas.n = ib_umem_num_dma_blocks(cq->uq.umem, p->pas.pgsz);
+	p->dbr = cq->uq.db.dma;
 	return 0;
-
-err_umem:
-	ib_umem_release(cq->umem);
-	return err;
 }
 
 static void cq_unpin(struct mlx5x_ib_ucontext *uctx, struct mlx5x_ib_cq *cq)
 {
-	mlx5x_db_unmap(uctx, &cq->db);
-	ib_umem_release(cq->umem);
+	mlx5x_uq_unpin(uctx, &cq->uq);
 }
 
 /* CREATE_CQ and publication in the CQ table for the event path. */
@@ -323,8 +317,8 @@ static int cq_resize_locked(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq,
 		return err;
 	}
 	/* the device has left the old ring: it may go */
-	ib_umem_release(cq->umem);
-	cq->umem = umem;
+	ib_umem_release(cq->uq.umem);
+	cq->uq.umem = umem;
 	cq->ibcq.cqe = entries - 1;
 	return 0;
 }

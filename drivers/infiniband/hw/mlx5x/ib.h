@@ -178,6 +178,16 @@ struct mlx5x_db {
 };
 
 /**
+ * struct mlx5x_uq - a user work queue's pinned buffer and doorbell record
+ * @umem: the queue buffer
+ * @db: its doorbell record
+ */
+struct mlx5x_uq {
+	struct ib_umem *umem;
+	struct mlx5x_db db;
+};
+
+/**
  * struct mlx5x_ib_pd - protection domain
  * @ibpd: core object; first member
  * @pdn: PD number
@@ -236,19 +246,17 @@ struct mlx5x_mr_reg {
  * @ibcq: core object; first member
  * @mcq: what the EQ interrupt handler and bottom half see
  * @uctx: the context it belongs to
- * @umem: the CQE ring
- * @db: its doorbell record
+ * @uq: the CQE ring and its doorbell record
  * @uar: the UAR whose doorbell arms it (reference held)
  * @eq: completion EQ it reports to
  * @cqe_size: bytes per CQE (64 or 128), fixed at creation
- * @resize_lock: serializes resizes; protects @umem and ibcq.cqe
+ * @resize_lock: serializes resizes; protects @uq.umem and ibcq.cqe
  */
 struct mlx5x_ib_cq {
 	struct ib_cq ibcq;
 	struct mlx5x_core_cq mcq;
 	struct mlx5x_ib_ucontext *uctx;
-	struct ib_umem *umem;
-	struct mlx5x_db db;
+	struct mlx5x_uq uq;
 	struct mlx5x_uar_entry *uar;
 	struct mlx5x_eq *eq;
 	u16 cqe_size;
@@ -275,8 +283,7 @@ struct mlx5x_qp_sizes {
  * struct mlx5x_ib_qp - user RC, UC or UD QP
  * @ibqp: core object; first member
  * @uctx: the context it belongs to
- * @umem: the work queue buffer
- * @db: its doorbell record
+ * @uq: the work queue buffer and its doorbell record
  * @uar: the UAR of its send doorbell (reference held)
  * @sizes: work queue geometry
  * @cap: capabilities as created (query_qp reports them)
@@ -290,8 +297,7 @@ struct mlx5x_qp_sizes {
 struct mlx5x_ib_qp {
 	struct ib_qp ibqp;
 	struct mlx5x_ib_ucontext *uctx;
-	struct ib_umem *umem;
-	struct mlx5x_db db;
+	struct mlx5x_uq uq;
 	struct mlx5x_uar_entry *uar;
 	struct mlx5x_qp_sizes sizes;
 	struct ib_qp_cap cap;
@@ -342,8 +348,7 @@ struct mlx5x_srq_sizes {
  * struct mlx5x_ib_srq - user SRQ (basic or XRC)
  * @ibsrq: core object; first member
  * @uctx: the context it belongs to
- * @umem: the WQE buffer
- * @db: its doorbell record
+ * @uq: the WQE buffer and its doorbell record
  * @form: firmware command family it was created with
  * @srqn: SRQ (or RMP) number
  * @sizes: geometry
@@ -354,8 +359,7 @@ struct mlx5x_srq_sizes {
 struct mlx5x_ib_srq {
 	struct ib_srq ibsrq;
 	struct mlx5x_ib_ucontext *uctx;
-	struct ib_umem *umem;
-	struct mlx5x_db db;
+	struct mlx5x_uq uq;
 	enum mlx5x_srq_form form;
 	u32 srqn;
 	struct mlx5x_srq_sizes sizes;
@@ -433,6 +437,10 @@ void mlx5x_uar_put(struct mlx5x_uar_entry *uar);
 int mlx5x_db_map(struct mlx5x_ib_dev *dev, struct mlx5x_ib_ucontext *uctx,
 		 u64 virt, struct mlx5x_db *db);
 void mlx5x_db_unmap(struct mlx5x_ib_ucontext *uctx, struct mlx5x_db *db);
+int mlx5x_uq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_ucontext *uctx,
+		 u64 buf, size_t size, int access, u64 db_addr,
+		 struct mlx5x_uq *uq);
+void mlx5x_uq_unpin(struct mlx5x_ib_ucontext *uctx, struct mlx5x_uq *uq);
 extern const struct uapi_definition mlx5x_ib_uapi_defs[];
 
 /* pd.c */

@@ -311,22 +311,19 @@ static int qp_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 {
 	int err;
 
-	qp->umem = ib_umem_get_va(&dev->ibdev, ucmd->buf_addr,
-				  qp->sizes.buf_size, 0);
-	if (IS_ERR(qp->umem))
-		return PTR_ERR(qp->umem);
-	err = qp_buf_pages(qp->umem, pas);
-	if (!err)
-		err = mlx5x_db_map(dev, qp->uctx, ucmd->db_addr, &qp->db);
+	err = mlx5x_uq_pin(dev, qp->uctx, ucmd->buf_addr, qp->sizes.buf_size,
+			   0, ucmd->db_addr, &qp->uq);
 	if (err)
-		ib_umem_release(qp->umem);
+		return err;
+	err = qp_buf_pages(qp->uq.umem, pas);
+	if (err)
+		mlx5x_uq_unpin(qp->uctx, &qp->uq);
 	return err;
 }
 
 static void qp_unpin(struct mlx5x_ib_qp *qp)
 {
-	mlx5x_db_unmap(qp->uctx, &qp->db);
-	ib_umem_release(qp->umem);
+	mlx5x_uq_unpin(qp->uctx, &qp->uq);
 }
 
 static int qp_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
@@ -348,7 +345,7 @@ static int qp_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 		.block_lb_mc = attr->create_flags &
 			       IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK,
 		.log_sq_size = sz->sq_wqe_cnt ? ilog2(sz->sq_wqe_cnt) : 0,
-		.dbr = qp->db.dma,
+		.dbr = qp->uq.db.dma,
 		.pas = *pas,
 	};
 	u32 qpn;

@@ -292,22 +292,19 @@ static int srq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 			       MLX5X_WQ_PGOFF_MAX : MLX5X_SRQC_PGOFF_MAX;
 	int err;
 
-	srq->umem = ib_umem_get_va(&dev->ibdev, ucmd->buf_addr,
-				   srq->sizes.buf_size, 0);
-	if (IS_ERR(srq->umem))
-		return PTR_ERR(srq->umem);
-	err = srq_buf_pages(srq->umem, max_off, pas);
-	if (!err)
-		err = mlx5x_db_map(dev, srq->uctx, ucmd->db_addr, &srq->db);
+	err = mlx5x_uq_pin(dev, srq->uctx, ucmd->buf_addr, srq->sizes.buf_size,
+			   0, ucmd->db_addr, &srq->uq);
 	if (err)
-		ib_umem_release(srq->umem);
+		return err;
+	err = srq_buf_pages(srq->uq.umem, max_off, pas);
+	if (err)
+		mlx5x_uq_unpin(srq->uctx, &srq->uq);
 	return err;
 }
 
 static void srq_unpin(struct mlx5x_ib_srq *srq)
 {
-	mlx5x_db_unmap(srq->uctx, &srq->db);
-	ib_umem_release(srq->umem);
+	mlx5x_uq_unpin(srq->uctx, &srq->uq);
 }
 
 static int srq_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
@@ -322,7 +319,7 @@ static int srq_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 		.xrcd = xrc ? to_mxrcd(attr->ext.xrc.xrcd)->xrcdn : 0,
 		.cqn = xrc ? to_mcq(attr->ext.cq)->mcq.cqn : 0,
 		.user_index = uidx,
-		.dbr = srq->db.dma,
+		.dbr = srq->uq.db.dma,
 		.pas = *pas,
 	};
 	int err;

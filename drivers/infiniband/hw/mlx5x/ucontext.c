@@ -536,3 +536,39 @@ void mlx5x_db_unmap(struct mlx5x_ib_ucontext *uctx, struct mlx5x_db *db)
 	mutex_unlock(&uctx->lock);
 	db->page = NULL;
 }
+
+/**
+ * mlx5x_uq_pin() - pin a user queue: its buffer and its doorbell record
+ * @dev: device
+ * @uctx: context of the calling process
+ * @buf: user address of the queue buffer
+ * @size: its length in bytes
+ * @access: IB_ACCESS_* for the pin (the device writes CQ rings)
+ * @db_addr: user address of the queue's doorbell record
+ * @uq: filled on success; undo with mlx5x_uq_unpin()
+ *
+ * How the buffer is described to the device (page size, offset) differs
+ * per queue type and is the caller's, from @uq->umem.
+ *
+ * Return: 0, or a negative errno with nothing held.
+ */
+int mlx5x_uq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_ucontext *uctx,
+		 u64 buf, size_t size, int access, u64 db_addr,
+		 struct mlx5x_uq *uq)
+{
+	int err;
+
+	uq->umem = ib_umem_get_va(&dev->ibdev, buf, size, access);
+	if (IS_ERR(uq->umem))
+		return PTR_ERR(uq->umem);
+	err = mlx5x_db_map(dev, uctx, db_addr, &uq->db);
+	if (err)
+		ib_umem_release(uq->umem);
+	return err;
+}
+
+void mlx5x_uq_unpin(struct mlx5x_ib_ucontext *uctx, struct mlx5x_uq *uq)
+{
+	mlx5x_db_unmap(uctx, &uq->db);
+	ib_umem_release(uq->umem);
+}
