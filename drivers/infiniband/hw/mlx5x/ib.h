@@ -532,6 +532,8 @@ int mlx5x_qp_check_init_attr(const struct ib_qp_init_attr *attr,
 enum ib_qp_state mlx5x_qp_state_to_ib(u8 state);
 bool mlx5x_page_offset_quantize(u64 dma_start, unsigned long pgsz,
 				unsigned int *quant);
+int mlx5x_wq_buf_pages(struct ib_umem *umem, unsigned int max_off,
+		       struct mlx5x_pas *pas);
 int mlx5x_port_width_to_ib(u16 width, u8 *ib_width);
 int mlx5x_port_vl_to_ib(u8 vl_hw_cap, u8 *max_vl_num);
 enum ib_event_type mlx5x_port_event_to_ib(u8 sub_type, bool *known);

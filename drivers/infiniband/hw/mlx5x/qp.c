@@ -193,17 +193,29 @@ bool mlx5x_page_offset_quantize(u64 dma_start, unsigned long pgsz,
 	return true;
 }
 
-/* Largest page size whose offset qpc.page_offset can express. */
-static int qp_buf_pages(struct ib_umem *umem, struct mlx5x_pas *pas)
+/**
+ * mlx5x_wq_buf_pages() - describe a pinned work queue buffer to the device
+ * @umem: the buffer
+ * @max_off: largest page_offset the context field holds (63 for the
+ *	6-bit QP and SRQ fields, 31 for the 5-bit WQ field of an RMP)
+ * @pas: filled with the page list
+ *
+ * The largest page size whose offset of the buffer start the context can
+ * express, in 1/64 page units.
+ *
+ * Return: 0, or -EINVAL when not even 4 KiB pages fit.
+ */
+int mlx5x_wq_buf_pages(struct ib_umem *umem, unsigned int max_off,
+		       struct mlx5x_pas *pas)
 {
+	unsigned int quant = 0;
 	unsigned long pgsz;
-	unsigned int quant;
 
 	pgsz = ib_umem_find_best_pgoff(umem, MLX5X_QP_PGSZ_BITMAP,
 				       MLX5X_QP_PGOFF_BITMASK);
 	while (pgsz >= SZ_4K &&
-	       !mlx5x_page_offset_quantize(ib_umem_dma_offset(umem, pgsz),
-					   pgsz, &quant))
+	       (!mlx5x_page_offset_quantize(ib_umem_dma_offset(umem, pgsz),
+					    pgsz, &quant) || quant > max_off))
 		pgsz >>= 1;
 	if (pgsz < SZ_4K)
 		return -EINVAL;
@@ -315,7 +327,7 @@ static int qp_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 			   0, ucmd->db_addr, &qp->uq);
 	if (err)
 		return err;
-	err = qp_buf_pages(qp->uq.umem, pas);
+	err = mlx5x_wq_buf_pages(qp->uq.umem, MLX5X_PAGE_OFFSET_MAX, pas);
 	if (err)
 		mlx5x_uq_unpin(qp->uctx, &qp->uq);
 	return err;

@@ -20,8 +20,6 @@
 #include "ib.h"
 #include "mlx5x.h"
 
-#define MLX5X_SRQ_PGSZ_BITMAP	GENMASK_ULL(30, MLX5X_ADAPTER_PAGE_SHIFT)
-#define MLX5X_SRQ_PGOFF_BITMASK	GENMASK_ULL(31, MLX5X_PAGE_OFFSET_QUANTA_SHIFT)
 #define MLX5X_SRQC_PGOFF_MAX	63	/* 6-bit srqc.page_offset */
 #define MLX5X_WQ_PGOFF_MAX	31	/* 5-bit wq.page_offset */
 #define MLX5X_SRQ_NEXT_SEG_LEN	16	/* next-WQE segment */
@@ -263,28 +261,6 @@ static int srq_fw_query(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 
 /* ---- creation ---- */
 
-/* Largest page size whose offset the context's page_offset can express. */
-static int srq_buf_pages(struct ib_umem *umem, unsigned int max_off,
-			 struct mlx5x_pas *pas)
-{
-	unsigned int quant = 0;
-	unsigned long pgsz;
-
-	pgsz = ib_umem_find_best_pgoff(umem, MLX5X_SRQ_PGSZ_BITMAP,
-				       MLX5X_SRQ_PGOFF_BITMASK);
-	while (pgsz >= SZ_4K &&
-	       (!mlx5x_page_offset_quantize(ib_umem_dma_offset(umem, pgsz),
-					    pgsz, &quant) || quant > max_off))
-		pgsz >>= 1;
-	if (pgsz < SZ_4K)
-		return -EINVAL;
-	pas->umem = umem;
-	pas->pgsz = pgsz;
-	pas->page_offset = quant;
-	pas->n = ib_umem_num_dma_blocks(umem, pgsz);
-	return 0;
-}
-
 static int srq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 		   const struct mlx5_ib_create_srq *ucmd, struct mlx5x_pas *pas)
 {
@@ -296,7 +272,7 @@ static int srq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 			   0, ucmd->db_addr, &srq->uq);
 	if (err)
 		return err;
-	err = srq_buf_pages(srq->uq.umem, max_off, pas);
+	err = mlx5x_wq_buf_pages(srq->uq.umem, max_off, pas);
 	if (err)
 		mlx5x_uq_unpin(srq->uctx, &srq->uq);
 	return err;
