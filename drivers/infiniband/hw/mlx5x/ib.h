@@ -260,7 +260,7 @@ struct mlx5x_ib_cq {
 	struct mlx5x_uar_entry *uar;
 	struct mlx5x_eq *eq;
 	u16 cqe_size;
-	struct mutex resize_lock; /* umem, ibcq.cqe */
+	struct mutex resize_lock; /* uq.umem, ibcq.cqe */
 };
 
 /**

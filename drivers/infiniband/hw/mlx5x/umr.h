@@ -94,7 +94,8 @@ struct mlx5x_umr_update {
  * @eq: the completion EQ the CQ reports to
  * @qpn: the REG_UMR QP
  * @arm_sn: CQ arm sequence number, advanced after each event
- * @dead: no WQE may be posted any more (device error, timeout, error CQE)
+ * @dead: no WQE may be posted any more (device error, timeout, error CQE);
+ *	set under @lock, read without it (READ_ONCE) by mlx5x_umr_usable()
  * @done: completed by the CQ's completion event
  */
 struct mlx5x_umr {
