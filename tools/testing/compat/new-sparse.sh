@@ -27,7 +27,7 @@ log "fetching sparse from Debian forky (once, about 10 MB of apt indexes)"
 A=$CACHE/sparse-forky.apt
 rm -rf "$A" "$D"
 mkdir -p "$A/lists/partial" "$A/cache/archives/partial"
-echo "deb http://deb.debian.org/debian forky main" > "$A/sources.list"
+echo "deb $("$(dirname "$0")/../host-mirror.sh") forky main" > "$A/sources.list"
 APT=(-o "Dir::Etc::SourceList=$A/sources.list" -o Dir::Etc::SourceParts=/dev/null
      -o "Dir::State::Lists=$A/lists" -o "Dir::Cache=$A/cache"
      -o APT::Sandbox::User=root -q)

@@ -69,7 +69,8 @@ host_kdir() {
 
 	d=$(find /usr/src -maxdepth 1 -name 'linux-headers-6.1.*-amd64' | sort -V | tail -n1)
 	if [ -z "$d" ]; then
-		log "no 6.1 headers on the host: apt-get install linux-headers-amd64"
+		# stdout is this function's result: progress goes to stderr.
+		log "no 6.1 headers on the host: apt-get install linux-headers-amd64" >&2
 		apt-get -o DPkg::Lock::Timeout=900 -q update >/dev/null
 		apt-get -o DPkg::Lock::Timeout=900 -q -y install linux-headers-amd64 >/dev/null
 		d=$(find /usr/src -maxdepth 1 -name 'linux-headers-6.1.*-amd64' | sort -V | tail -n1)

@@ -21,21 +21,13 @@ recipe_hash() {
 	cat "$HERE/build-rootfs.sh" "$HERE/guest/vm-init" | sha256sum | cut -c1-12
 }
 
-host_mirror() {
-	local m
-	m=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources |
-		awk '{print $2}' | grep -v security | head -n1 || true)
-	[ -n "$m" ] || m=$(grep -hs '^deb ' /etc/apt/sources.list |
-		awk '{print $2}' | grep -v security | head -n1 || true)
-	echo "${m:-http://deb.debian.org/debian}"
-}
 
 # Guest packages, installed in ONE apt transaction (see vm-rig.md pitfall 2).
 PKGS="qemu-system-x86 qemu-utils ipxe-qemu linux-image-amd64 linux-headers-amd64
       linux-source build-essential kmod rdma-core ibverbs-utils ibverbs-providers
       rdmacm-utils perftest python3-pyverbs infiniband-diags iproute2 pciutils
       busybox initramfs-tools sparse dpkg-dev python3 procps less strace gdb
-      xz-utils"
+      xz-utils opensm nvme-cli fio trace-cmd iputils-ping socat"
 
 in_root() {
 	chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
@@ -78,7 +70,7 @@ setup_initramfs() {
 
 build_tree() {
 	local mirror bpo devices
-	mirror=$(host_mirror)
+	mirror=$("$HERE/../host-mirror.sh")
 	log "mmdebstrap trixie from $mirror (about 2 min)"
 	mmdebstrap --variant=minbase --arch=amd64 --dpkgopt=force-unsafe-io \
 		--include=ca-certificates trixie "$ROOT" \
