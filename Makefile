@@ -15,6 +15,7 @@
 #   make emu      build the emulated ConnectX; make emu-test runs its unit tests
 #   make e2e DRIVER=rxe|upstream|mlx5x [SUITE=full|bringup|faults]
 #   make bench    perftest figures, lanes side by side
+#   make fresh-check  run and check as a new user: in a fresh Debian 12 tree
 
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
@@ -25,7 +26,7 @@ T := tools/testing
 export MLX5X_CACHE ?= /var/cache/mlx5x
 
 .PHONY: all modules clean modules_install help run check compat kunit emu \
-	emu-test rig e2e bench
+	emu-test rig e2e bench fresh-check
 
 all: modules
 
@@ -73,3 +74,6 @@ bench:
 
 check:
 	$(T)/check.sh
+
+fresh-check:
+	$(T)/fresh-check.sh

@@ -39,6 +39,11 @@ step() {
 	log "$name: done in $((SECONDS - t)) s (rc=$rc)"
 }
 
+# What the host itself builds and runs with (the emulator, its tests, the
+# lane scripts); a freshly installed machine may lack some of it.
+"$T/host-deps.sh" gcc make libc6-dev python3 util-linux ||
+	{ echo "check: could not install the host's build tools" >&2; exit 1; }
+
 # Steps.  The emulator's unit tests and the module build come first: they
 # are quick and catch most breakage before the slow VM lanes.
 [ -x "$T/emu/run-tests.sh" ] && step emu "$T/emu/run-tests.sh"

@@ -49,17 +49,7 @@ result() {
 
 # Host tools: compiler, sparse, modinfo, checkpatch's perl, unshare/chroot.
 host_deps() {
-	local p missing=()
-
-	for p in gcc make sparse kmod perl xz-utils util-linux bc flex bison libelf-dev; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-			missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	log "installing on the host: ${missing[*]}"
-	# A fresh machine may have no (or stale) package lists.
-	apt-get -o DPkg::Lock::Timeout=900 -q update >/dev/null
-	apt-get -o DPkg::Lock::Timeout=900 -q -y install "${missing[@]}" >/dev/null
+	"$TOP/tools/testing/host-deps.sh" gcc make sparse kmod perl xz-utils util-linux bc flex bison libelf-dev
 }
 
 # Newest Debian 12 6.1 headers on the host; installs linux-headers-amd64

@@ -50,17 +50,7 @@ result() {
 }
 
 host_deps() {
-	local p missing=()
-
-	for p in gcc make flex bison bc libelf-dev libssl-dev python3 sparse; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-			missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	log "installing on the host: ${missing[*]}"
-	# A fresh machine may have no (or stale) package lists.
-	apt-get -o DPkg::Lock::Timeout=900 -q update >/dev/null
-	apt-get -o DPkg::Lock::Timeout=900 -q -y install "${missing[@]}" >/dev/null
+	"$TOP/tools/testing/host-deps.sh" gcc make flex bison bc libelf-dev libssl-dev python3 sparse
 }
 
 # graft SRC TREE: fresh hard-link copy of SRC with the driver grafted in.

@@ -23,6 +23,8 @@ EMU_PID=
 trap 'stop_emu' EXIT
 
 missing=()
+"$TOP/tools/testing/host-deps.sh" gcc make libc6-dev ||
+	{ hlog "FAIL: could not install the host's build tools"; exit 1; }
 hlog "root tree of the test VM (first time: about 5 min)"
 rig_root || { hlog "FAIL: could not build the VM root tree"; exit 1; }
 mkdir -p "$TOP/build"
