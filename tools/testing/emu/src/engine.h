@@ -52,8 +52,8 @@ uint64_t eng_now(struct emu *e);
 uint64_t eng_real_clock(void *arg);	/* the default clock: monotonic ns */
 void eng_kick(struct emu *e);
 void eng_report(struct emu *e, FILE *fp);	/* emu.lock held */
-/* QUERY_HCA_CAP type ATOMIC: what the engine executes */
-void eng_atomic_caps(uint8_t *cap);
+/* QUERY_HCA_CAP type ATOMIC: what the engine executes, in req_mode */
+void eng_atomic_caps(uint8_t *cap, uint8_t req_mode);
 
 /* UAR writes at the send doorbell / BlueFlame offsets (emu.lock held) */
 void eng_uar_send(struct emu *e, uint32_t uar, uint32_t off,
