@@ -465,6 +465,8 @@ struct te_conn {
 	uint8_t mtu;		/* qpc encoding */
 	uint8_t min_rnr, rnr_retry, retry, timeout;
 	bool rre, rwe, rae;
+	bool no_atomic_mode;	/* rae without qpc.atomic_mode */
+	uint8_t sra, rra;	/* log_sra_max, log_rra_max */
 	bool grh;
 	uint8_t dgid[16];
 };
@@ -515,7 +517,7 @@ static inline unsigned int te_connect(struct te *x, struct tqp *qp,
 	PSET(qpc, MLX5X_QPC_RWE, c->rwe);
 	PSET(qpc, MLX5X_QPC_RAE, c->rae);
 	/* mlx5_ib set_qpc_atomic_flags: the mode goes with rae */
-	if (c->rae)
+	if (c->rae && !c->no_atomic_mode)
 		PSET(qpc, MLX5X_QPC_ATOMIC_MODE, MLX5X_QPC_ATOMIC_MODE_IB_COMP);
 	st = te_modify(x, qp, MLX5X_CMD_OP_RST2INIT_QP, qpc, 0);
 	if (st)
@@ -526,6 +528,7 @@ static inline unsigned int te_connect(struct te *x, struct tqp *qp,
 	PSET(qpc, MLX5X_QPC_REMOTE_QPN, c->rqpn);
 	PSET(qpc, MLX5X_QPC_NEXT_RCV_PSN, c->rpsn);
 	PSET(qpc, MLX5X_QPC_MIN_RNR_NAK, c->min_rnr);
+	PSET(qpc, MLX5X_QPC_LOG_RRA_MAX, c->rra);
 	PSET(path, MLX5X_ADS_RLID, c->dlid);
 	PSET(path, MLX5X_ADS_VHCA_PORT_NUM, 1);
 	if (c->grh) {
@@ -538,6 +541,7 @@ static inline unsigned int te_connect(struct te *x, struct tqp *qp,
 		return st;
 	memset(qpc, 0, sizeof(qpc));
 	PSET(qpc, MLX5X_QPC_NEXT_SEND_PSN, c->spsn);
+	PSET(qpc, MLX5X_QPC_LOG_SRA_MAX, c->sra);
 	PSET(qpc, MLX5X_QPC_RETRY_COUNT, c->retry);
 	PSET(qpc, MLX5X_QPC_RNR_RETRY, c->rnr_retry);
 	PSET(path, MLX5X_ADS_ACK_TIMEOUT, c->timeout);
