@@ -463,7 +463,8 @@ static int check_local(struct emu *e, struct emu_qp *qp, const struct swqe *w)
 		if (mkey_check(e, w->sge[i].lkey, qp->pd, w->sge[i].addr,
 			       w->sge[i].len, acc, NULL))
 			return MLX5X_CQE_SYND_LOCAL_PROT_ERR;
-	if (w->len > (1ull << CAP(e, MLX5X_CAP_LOG_MAX_MSG)))
+	/* the QP's own message limit (qpc.log_msg_max, at most the cap) */
+	if (w->len > (1ull << QPC(qp, MLX5X_QPC_LOG_MSG_MAX)))
 		return MLX5X_CQE_SYND_LOCAL_LENGTH_ERR;
 	return 0;
 }

@@ -467,6 +467,7 @@ struct te_conn {
 	bool rre, rwe, rae;
 	bool no_atomic_mode;	/* rae without qpc.atomic_mode */
 	uint8_t sra, rra;	/* log_sra_max, log_rra_max */
+	uint8_t log_msg_max;	/* 0: log_max_msg (30), as mlx5_ib */
 	bool grh;
 	uint8_t dgid[16];
 };
@@ -524,7 +525,7 @@ static inline unsigned int te_connect(struct te *x, struct tqp *qp,
 		return st;
 	memset(qpc, 0, sizeof(qpc));
 	PSET(qpc, MLX5X_QPC_MTU, c->mtu);
-	PSET(qpc, MLX5X_QPC_LOG_MSG_MAX, 30);
+	PSET(qpc, MLX5X_QPC_LOG_MSG_MAX, c->log_msg_max ? c->log_msg_max : 30);
 	PSET(qpc, MLX5X_QPC_REMOTE_QPN, c->rqpn);
 	PSET(qpc, MLX5X_QPC_NEXT_RCV_PSN, c->rpsn);
 	PSET(qpc, MLX5X_QPC_MIN_RNR_NAK, c->min_rnr);

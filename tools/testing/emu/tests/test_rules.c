@@ -526,6 +526,40 @@ static void t_depths(void)
 	te_teardown(&p.x);
 }
 
+/* a message longer than the QP's log_msg_max fails locally */
+static void t_msg_max(void)
+{
+	struct tcq cqa, cqb;
+	struct te_conn ca, cb;
+	struct tqp a, b;
+	struct tcqe c = { 0 };
+	struct tmr m;
+	struct tsge s;
+	struct te x;
+
+	te_setup(&x);
+	te_cq(&x, &cqa, 4);
+	te_cq(&x, &cqb, 4);
+	te_qp(&x, &a, &cqa, &cqa);
+	te_qp(&x, &b, &cqb, &cqb);
+	ca = te_conn_default(&x, &b);
+	cb = te_conn_default(&x, &a);
+	ca.log_msg_max = 10;
+	if (te_connect(&x, &a, &ca, true) || te_connect(&x, &b, &cb, true))
+		abort();
+	m = te_mr(&x, 4096, TMR_ALL);
+	s = te_sge(&m, 0, 1025);
+	te_send(&x, &a, &(struct tsend){ .opcode = MLX5X_OPCODE_RDMA_WRITE,
+		.flags = TE_SIGNALED, .raddr = m.va + 2048, .rkey = m.key,
+		.sg = &s, .nsge = 1 });
+	te_run(&x);
+	ok(te_poll(&x, &cqa, &c) && c.opcode == MLX5X_CQE_REQ_ERR &&
+	   c.syndrome == MLX5X_CQE_SYND_LOCAL_LENGTH_ERR,
+	   "1025 B on a QP with log_msg_max 10: local length error (synd 0x%x)",
+	   c.syndrome);
+	te_teardown(&x);
+}
+
 static void t_doorbells(void)
 {
 	struct apair p;
@@ -606,6 +640,7 @@ int main(void)
 	t_atomic_cap();
 	t_atomics();
 	t_depths();
+	t_msg_max();
 	t_doorbells();
 	t_report();
 	return tap_done();
