@@ -45,7 +45,7 @@ static const struct {
 	[R_SQ_DB_FOREIGN_UAR]	= { "sq_doorbell_foreign_uar", 0 },
 	[R_CQ_ARM_FOREIGN_UAR]	= { "cq_arm_foreign_uar", 0 },
 	[R_CQ_ARM_DBR_MISMATCH]	= { "cq_arm_dbr_mismatch", 0 },
-	[R_ATOMIC_NO_MODE]	= { "atomic_without_qp_atomic_mode", 0 },
+	[R_ATOMIC_NO_MODE]	= { "atomic_mode_unset", 0 },
 };
 
 static void vhit(struct emu *e, enum emu_rule r, const char *fmt, va_list ap)
