@@ -232,6 +232,8 @@ enum {
 #define MLX5X_CAP_GENERAL_NOTIFICATION_EVENT_MASK    0x00002000U
 #define MLX5X_CAP_FPGA_OFF                           0x038
 #define MLX5X_CAP_FPGA_MASK                          0x00000400U
+#define MLX5X_CAP_STAT_RATE_SUPPORT_OFF              0x03c
+#define MLX5X_CAP_STAT_RATE_SUPPORT_MASK             0xffff0000U
 #define MLX5X_CAP_CQE_VERSION_OFF                    0x03c
 #define MLX5X_CAP_CQE_VERSION_MASK                   0x0000000fU
 #define MLX5X_CAP_STRIDING_RQ_OFF                    0x040
