@@ -42,6 +42,8 @@ step() {
 # Steps.  The emulator's unit tests and the module build come first: they
 # are quick and catch most breakage before the slow VM lanes.
 [ -x "$T/emu/run-tests.sh" ] && step emu "$T/emu/run-tests.sh"
+# include/mlx5x against the kernel's own layouts (host only, seconds).
+step ifc "$T/ifc/run.sh"
 step compat "$T/compat/run.sh"
 step kunit "$T/kunit/run.sh"
 # VM lanes as DRIVER:SUITE; a lane joins this list once it passes.
