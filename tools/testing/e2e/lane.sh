@@ -504,7 +504,7 @@ boot_lane() {
 		# Distinct GUIDs per lane, so two lanes never look alike.
 		case $DRIVER in upstream) guid=0x0002c90300e50001 ;; *) guid=0x0002c90300e50002 ;; esac
 		# shellcheck disable=SC2046 # one word per option
-		start_emu "$JOB" "$guid" $(fwdiff_emu_args) || fail_early "$MISSING"
+		start_emu "$JOB" "$guid" "" $(fwdiff_emu_args) || fail_early "$MISSING"
 		hlog "emulator listening (pid $EMU_PID, guid $guid)"
 		SOCKOPT=(-s vfu.sock)
 	fi

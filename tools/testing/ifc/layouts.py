@@ -324,7 +324,3 @@ def c_structs(text, names):
     p.run(lambda n: True if names is None else n in names)
     return p.known
 
-
-def ifc_known_at(known):
-    """The dict ifc_structs() returns, keyed by full C name."""
-    return {'mlx5_ifc_%s_bits' % k: v for k, v in known.items()}

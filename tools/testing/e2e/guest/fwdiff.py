@@ -6,9 +6,11 @@ One deterministic sequence of verbs, the same on every lane: it creates,
 modifies, queries and destroys each object type and makes each QP
 transition that both upstream mlx5 and mlx5x support, always with the same
 attributes, so that the emulator's field trace (--ftrace) of the two
-drivers can be compared command by command.  The last step is the end
-marker the lane passes to --ftrace-stop: an SRQ limit of MARK_LIMIT, which
-both drivers send as MODIFY_RMP with rmpc.wq.lwm = MARK_LIMIT.
+drivers can be compared command by command.  Two markers delimit it in
+the trace: its first step sets an SRQ limit of START_LIMIT (what comes
+before is the drivers' bring-up and the context), its last an SRQ limit
+of MARK_LIMIT, the --ftrace-stop the lane passes to the emulator.  Both
+drivers send an SRQ limit as MODIFY_RMP with rmpc.wq.lwm = the limit.
 
     fwdiff.py --dev DEV [--port N]
 
@@ -29,7 +31,9 @@ from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr, QPInitAttrEx
 from pyverbs.srq import SRQ, SrqAttr, SrqInitAttr, SrqInitAttrEx
 from pyverbs.xrcd import XRCD, XRCDInitAttr
 
-# The end marker (tools/testing/fwdiff/run.sh passes the same number).
+# The markers (tools/testing/e2e/lane.sh and tools/testing/fwdiff/run.sh
+# use the same numbers).
+START_LIMIT = 0x1a4
 MARK_LIMIT = 0x1a5
 MARK_SRQ_WR = 1000
 
@@ -134,14 +138,21 @@ class Workload:
 
     # --- the sequence ---------------------------------------------------
 
+    def marker(self, pd, limit, what):
+        srq = SRQ(pd, SrqInitAttr(SrqAttr(max_wr=MARK_SRQ_WR, max_sge=1)))
+        srq.modify(SrqAttr(srq_limit=limit), e.IBV_SRQ_LIMIT)
+        step('%s marker: SRQ limit 0x%x' % (what, limit))
+        srq.close()
+
     def run(self):
         ctx = self.ctx
+        pd = PD(ctx)
+        self.marker(pd, START_LIMIT, 'start')
         self.ctx.query_device()
         self.ctx.query_gid(self.port, 0)
         self.ctx.query_pkey(self.port, 0)
         step('device, gid, pkey queried')
 
-        pd = PD(ctx)
         pd2 = PD(ctx)
         scq = CQ(ctx, 63)
         rcq = CQ(ctx, 127)
@@ -225,10 +236,7 @@ class Workload:
         step('all destroyed')
 
         # The end marker: nothing after it is traced.
-        mark = SRQ(pd, SrqInitAttr(SrqAttr(max_wr=MARK_SRQ_WR, max_sge=1)))
-        mark.modify(SrqAttr(srq_limit=MARK_LIMIT), e.IBV_SRQ_LIMIT)
-        step('end marker: SRQ limit 0x%x' % MARK_LIMIT)
-        mark.close()
+        self.marker(pd, MARK_LIMIT, 'end')
         pd.close()
         ctx.close()
 
