@@ -12,6 +12,8 @@
 #   make check    every test; ends with "N passed, N failed"
 #   make compat   W=1 + sparse + checkpatch against every supported kernel
 #   make kunit    KUnit suites on UML
+#   make ifc      include/mlx5x layouts against the kernel's mlx5_ifc.h
+#   make fwdiff   firmware commands of mlx5x against upstream mlx5's
 #   make emu      build the emulated ConnectX; make emu-test runs its unit tests
 #   make e2e DRIVER=rxe|upstream|mlx5x [SUITE=full|bringup|faults]
 #   make bench    perftest figures, lanes side by side
@@ -26,7 +28,7 @@ T := tools/testing
 export MLX5X_CACHE ?= /var/cache/mlx5x
 
 .PHONY: all modules clean modules_install help run check compat kunit emu \
-	emu-test rig e2e bench fresh-check
+	emu-test rig e2e bench fresh-check ifc fwdiff
 
 all: modules
 
@@ -53,6 +55,12 @@ compat:
 
 kunit:
 	$(T)/kunit/run.sh
+
+ifc:
+	$(T)/ifc/run.sh
+
+fwdiff:
+	$(T)/fwdiff/run.sh
 
 emu:
 	$(MAKE) -C $(T)/emu

@@ -47,18 +47,27 @@ step() {
 # Steps.  The emulator's unit tests and the module build come first: they
 # are quick and catch most breakage before the slow VM lanes.
 [ -x "$T/emu/run-tests.sh" ] && step emu "$T/emu/run-tests.sh"
+# include/mlx5x against the kernel's own layouts (host only, seconds).
+step ifc "$T/ifc/run.sh"
 step compat "$T/compat/run.sh"
 step kunit "$T/kunit/run.sh"
 # VM lanes as DRIVER:SUITE; a lane joins this list once it passes.
 LANES=${MLX5X_LANES:-"rxe:full upstream:bringup upstream:full mlx5x:bringup mlx5x:faults mlx5x:full"}
+has_lane() { case " $LANES " in *" $1 "*) return 0 ;; esac; return 1; }
 for lane in $LANES; do
 	step "e2e-${lane%%:*}-${lane#*:}" "$T/e2e/lane.sh" "${lane%%:*}" "${lane#*:}"
 done
 
+# The firmware-command differential: the upstream and mlx5x full lanes
+# start with the same workload, traced field by field by the emulator.
+if has_lane upstream:full && has_lane mlx5x:full; then
+	step fwdiff "$T/fwdiff/run.sh" --compare "$TOP/build/e2e/upstream-full" \
+		"$TOP/build/e2e/mlx5x-full"
+fi
+
 # Lanes side by side (build/results/compare-*.md).  Asserted: on the
 # pyverbs tests both ran, the upstream lane passes at least as many as
 # rxe.  mlx5x against upstream is shown, not asserted (its verbs grow).
-has_lane() { case " $LANES " in *" $1 "*) return 0 ;; esac; return 1; }
 compare_lanes() {
 	local rc=0
 	if has_lane rxe:full && has_lane upstream:full; then

@@ -97,6 +97,11 @@ lane_defaults() {
 	PARTS=${MLX5X_E2E_PARTS:-"devinfo pingpong perftest pyverbs"}
 	# mlx5x also runs the robustness checks; last, as they unload it.
 	[ "$DRIVER" != mlx5x ] || PARTS=${MLX5X_E2E_PARTS:-"$PARTS robust"}
+	# The full suites on the emulator start with the workload of the
+	# firmware-command differential (tools/testing/fwdiff).
+	if [ "$DRIVER" != rxe ] && [ "$SUITE" = full ]; then
+		PARTS=${MLX5X_E2E_PARTS:-"fwdiff $PARTS"}
+	fi
 	if [ "$DRIVER" = rxe ]; then
 		PY_EXCLUDE=${MLX5X_E2E_PY_EXCLUDE:-}
 		VM_TMO=${MLX5X_VM_TIMEOUT:-1500}
@@ -133,6 +138,16 @@ write_env() {
 	MLX5X_PARAMS="${MLX5X_PARAMS:-}"
 	EOF
 	[ "$SUITE" != faults ] || fault_env >> "$JOB/job.env"
+}
+
+# fwdiff_emu_args: with the fwdiff part, the emulator writes the field
+# trace of every command up to the workload's end marker (its last SRQ
+# limit, MARK_LIMIT in guest/fwdiff.py) to $JOB/ftrace.txt.
+FWDIFF_STOP=MODIFY_RMP:rmpc.wq.lwm=0x1a5
+fwdiff_emu_args() {
+	case " $PARTS " in
+	*" fwdiff "*) echo "--ftrace $JOB/ftrace.txt --ftrace-stop $FWDIFF_STOP" ;;
+	esac
 }
 
 # --- fault suite (mlx5x) --------------------------------------------------
@@ -497,7 +512,7 @@ boot_lane() {
 		build_emu || missing+=("$MISSING")
 	fi
 	[ ${#missing[@]} -eq 0 ] || fail_early "$(printf '%s; ' "${missing[@]}" | sed 's/; $//')"
-	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,robust.sh,pyverbs-run.py,robust.py} "$JOB/"
+	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,robust.sh,pyverbs-run.py,robust.py,fwdiff.py} "$JOB/"
 	chmod +x "$JOB/run.sh"
 	write_env
 
@@ -507,7 +522,8 @@ boot_lane() {
 	elif [ "$DRIVER" != rxe ]; then
 		# Distinct GUIDs per lane, so two lanes never look alike.
 		case $DRIVER in upstream) guid=0x0002c90300e50001 ;; *) guid=0x0002c90300e50002 ;; esac
-		start_emu "$JOB" "$guid" || fail_early "$MISSING"
+		# shellcheck disable=SC2046 # one word per option
+		start_emu "$JOB" "$guid" "" $(fwdiff_emu_args) || fail_early "$MISSING"
 		hlog "emulator listening (pid $EMU_PID, guid $guid)"
 		SOCKOPT=(-s vfu.sock)
 	fi

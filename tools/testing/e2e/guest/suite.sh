@@ -116,6 +116,22 @@ suite_pyverbs() {
 	esac
 }
 
+# The workload of the firmware-command differential (tools/testing/fwdiff):
+# first in the suite, so that the emulator's field trace holds the
+# bring-up and this workload and nothing else; it ends the trace itself
+# (its last step is the --ftrace-stop marker).
+suite_fwdiff() {
+	local log
+	log=$(logname fwdiff)
+	timeout -k 5 300 python3 /job/fwdiff.py --dev "$DEV" > "$log" 2>&1
+	local rc=$?
+	if [ $rc -eq 0 ]; then
+		record fwdiff/workload pass "$(grep -c '^fwdiff: ' "$log") steps; trace compared on the host (fwdiff step)"
+	else
+		record fwdiff/workload fail "fwdiff.py $(rc_detail $rc): $(excerpt "$log")"
+	fi
+}
+
 run_suite() {
 	local p
 	for p in ${SUITE_PARTS:-devinfo pingpong perftest pyverbs}; do

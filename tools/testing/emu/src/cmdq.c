@@ -262,6 +262,7 @@ static void exec_slot(struct emu *e, uint32_t slot)
 	} else {
 		c.op_mod = (uint16_t)PGET(c.in, MLX5X_CMD_IN_OP_MOD);
 		c.uid = (uint16_t)PGET(c.in, MLX5X_CMD_IN_UID);
+		ftrace_cmd(e, &c);
 		if (!fault_status(e, &c))
 			cmd_dispatch(&c);
 		e->cmdq.executed++;

@@ -75,6 +75,10 @@ struct emu_opts {
 	uint16_t lid;		/* 0: derive from guid */
 	unsigned int msix;
 	bool trace;
+	const char *ftrace_path;	/* --ftrace: field trace (ftrace.c) */
+	int ftrace_stop_op;		/* -1: none */
+	const char *ftrace_stop_field;
+	uint64_t ftrace_stop_value;
 	bool keep_listening;
 	unsigned int fw_major, fw_minor, fw_sub;
 	unsigned int boot_pages, init_pages;
@@ -323,6 +327,7 @@ struct emu {
 	struct emu_iseg iseg;
 	struct emu_cmdq cmdq;
 	struct emu_hca hca;
+	FILE *ftrace;		/* --ftrace output, NULL once it ended */
 	struct emu_port port;
 	struct objtab obj[OBJ_NTYPES];
 	struct emu_stats stats;
@@ -407,6 +412,11 @@ void pages_reset(struct emu *e);
 
 /* report/trace helpers (cmd_table.c) */
 const char *cmd_op_name(uint16_t op);
+/* ftrace.c: the field trace of command inputs */
+struct cmd_ctx;
+int ftrace_open(struct emu *e);
+void ftrace_close(struct emu *e);
+void ftrace_cmd(struct emu *e, const struct cmd_ctx *c);
 const char *cmd_status_name(uint8_t status);
 
 #endif /* EMU_EMU_H */

@@ -34,6 +34,9 @@ static void usage(FILE *fp)
 		"  --max-issi N         highest interface step offered, 0 or 1\n"
 		"                       (default 1, as ConnectX-5 firmware)\n"
 		"  --trace              log every command\n"
+		"  --ftrace FILE        write every command's input fields here\n"
+		"  --ftrace-stop OPCODE:FIELD=VALUE\n"
+		"                       end the field trace after that command\n"
 		"  --log FILE           log here instead of stderr\n"
 		"  --report FILE        write the exit report here too\n"
 		"  --keep-listening     accept a new client after a disconnect\n"
@@ -77,6 +80,21 @@ static int parse_fault_status(struct fault_cfg *f, const char *s)
 	return *end ? -1 : 0;
 }
 
+/* OPCODE:FIELD=VALUE: the command that ends the field trace */
+static int parse_ftrace_stop(struct emu_opts *o, const char *s)
+{
+	const char *eq;
+	char *end;
+
+	o->ftrace_stop_op = parse_opcode(s, &end);
+	eq = strchr(end, '=');
+	if (*end != ':' || !eq || eq == end + 1)
+		return -1;
+	o->ftrace_stop_field = strndup(end + 1, (size_t)(eq - end - 1));
+	o->ftrace_stop_value = strtoull(eq + 1, &end, 0);
+	return *end || !o->ftrace_stop_field ? -1 : 0;
+}
+
 static int parse_fault_health(struct fault_cfg *f, const char *s)
 {
 	char *end;
@@ -90,7 +108,7 @@ static int parse_fault_health(struct fault_cfg *f, const char *s)
 enum {
 	OPT_GUID = 256, OPT_LID, OPT_MSIX, OPT_FW, OPT_PAGES, OPT_ISSI, OPT_TRACE,
 	OPT_LOG, OPT_REPORT, OPT_KEEP, OPT_F_TIMEOUT, OPT_F_STATUS,
-	OPT_F_HEALTH, OPT_SOCKET, OPT_HELP,
+	OPT_F_HEALTH, OPT_SOCKET, OPT_HELP, OPT_FTRACE, OPT_FTRACE_STOP,
 };
 
 static int parse_one(struct emu_opts *o, int c, const char *arg)
@@ -117,6 +135,8 @@ static int parse_one(struct emu_opts *o, int c, const char *arg)
 			return -1;
 		break;
 	case OPT_TRACE: o->trace = true; return 0;
+	case OPT_FTRACE: o->ftrace_path = arg; return 0;
+	case OPT_FTRACE_STOP: return parse_ftrace_stop(o, arg);
 	case OPT_LOG: o->log_path = arg; return 0;
 	case OPT_REPORT: o->report_path = arg; return 0;
 	case OPT_KEEP: o->keep_listening = true; return 0;
@@ -141,6 +161,8 @@ static int parse_args(struct emu_opts *o, int argc, char **argv)
 		{ "pages", required_argument, NULL, OPT_PAGES },
 		{ "max-issi", required_argument, NULL, OPT_ISSI },
 		{ "trace", no_argument, NULL, OPT_TRACE },
+		{ "ftrace", required_argument, NULL, OPT_FTRACE },
+		{ "ftrace-stop", required_argument, NULL, OPT_FTRACE_STOP },
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "keep-listening", no_argument, NULL, OPT_KEEP },
@@ -184,6 +206,7 @@ static void default_opts(struct emu_opts *o)
 	o->fault.timeout_op = -1;
 	o->fault.status_op = -1;
 	o->fault.health_synd = -1;
+	o->ftrace_stop_op = -1;
 }
 
 static void write_report(struct emu *e)
@@ -246,6 +269,8 @@ int main(int argc, char **argv)
 		emu_err("cannot set up the device");
 		return 1;
 	}
+	if (ftrace_open(&e))
+		return 1;
 	ret = vfu_listen(&v, &e, opt.socket_path);
 	if (ret) {
 		emu_err("cannot listen on %s: %s", opt.socket_path,
@@ -265,6 +290,7 @@ int main(int argc, char **argv)
 	ret = vfu_serve(&v, opt.keep_listening);
 	emu_stop_thread(&e);
 	write_report(&e);
+	ftrace_close(&e);
 	vfu_close(&v);
 	unlink(opt.socket_path);
 	emu_destroy(&e);
