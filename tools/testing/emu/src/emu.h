@@ -424,6 +424,7 @@ void port_link_down(struct emu *e);	/* TEARDOWN_HCA */
 void port_event(struct emu *e, uint8_t sub_type);
 /* logical state change with its event (emu.lock held) */
 void port_set_state(struct emu *e, uint8_t state);
+void port_report(struct emu *e, FILE *fp);	/* emu.lock held */
 
 /* mcg.c */
 void mcg_qp_gone(struct emu *e, uint32_t qpn);	/* destroy / teardown */

@@ -8,6 +8,7 @@
  * INIT with LID 0 until a subnet manager configures it through the
  * firmware SMA (sma.c), with PORT_CHANGE events for what changes.
  */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "cmd.h"
@@ -169,6 +170,29 @@ void port_set_state(struct emu *e, uint8_t state)
 		p->state = MLX5X_PORT_STATE_INIT;
 		port_event(e, MLX5X_PORT_CHANGE_INITIALIZED);
 	}
+}
+
+/* the port lines of the exit report: where the SM left it, what moved */
+void port_report(struct emu *e, FILE *fp)
+{
+	const struct emu_port *p = &e->port;
+	const struct emu_port_cnt *c = &p->cnt;
+	const struct emu_mcg *m;
+	unsigned int n = 0;
+
+	for (m = e->mcg; m; m = m->next)
+		n++;
+	fprintf(fp, "port_mode=%s\nport_state=%u\nport_phys_state=%u\n"
+		"port_lid=0x%x\nport_sm_lid=0x%x\nport_lmc=%u\n",
+		e->opt.port_mode == EMU_PORT_SM ? "sm" : "self", p->state,
+		p->phys_state, p->lid, p->sm_lid, p->lmc);
+	fprintf(fp, "port_xmit_pkts=%" PRIu64 "\nport_rcv_pkts=%" PRIu64
+		"\nport_xmit_mcast=%" PRIu64 "\nport_rcv_mcast=%" PRIu64
+		"\nport_xmit_discards=%" PRIu64 "\nport_rcv_errors=%" PRIu64
+		"\nport_vl15_dropped=%" PRIu64 "\nport_pkey_viol=%u\n"
+		"port_qkey_viol=%u\nmcg_attached=%u\n", c->xmit_pkts,
+		c->rcv_pkts, c->xmit_mcast, c->rcv_mcast, c->xmit_discards,
+		c->rcv_errors, c->vl15_dropped, p->pkey_viol, p->qkey_viol, n);
 }
 
 /*

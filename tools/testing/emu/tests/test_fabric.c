@@ -5,6 +5,8 @@
  * answered by the firmware or handed to the driver's QP0, P_Keys, and
  * multicast groups across a link of two devices.
  */
+#include <stdio.h>
+
 #include "eng_th.h"
 #include "mad.h"
 
@@ -558,6 +560,23 @@ static void t_wire_sma(void)
 	fx_run(&a, &b);
 	ok(a.x.t.e.port.cnt.xmit_discards == 1 && !fx_rcqe(&a, &e),
 	   "port INIT: a GMP from QP1 is discarded, counted");
+
+	/* TEARDOWN_HCA on B: its link goes down, nothing reaches it */
+	{
+		uint8_t in[16] = { 0 }, out[16];
+
+		th_hdr(in, MLX5X_CMD_OP_TEARDOWN_HCA, 0);
+		PSET(in, MLX5X_TEARDOWN_HCA_IN_PROFILE, MLX5X_TEARDOWN_GRACEFUL);
+		is_u(th_status(&b.x.t, in, 16, out, 16), 0, "TEARDOWN_HCA on B");
+	}
+	ok(b.x.t.e.port.state == MLX5X_PORT_STATE_DOWN &&
+	   b.x.t.e.port.phys_state == MLX5X_PORT_PHYS_POLLING,
+	   "... B's port DOWN, physical Polling");
+	fx_recv(&a, &a0, 0);
+	dr_hop1(m, SMP_ATTR_NODE_INFO, 0);
+	fx_send_mad(&a, &a0, m, LID_PERMISSIVE, 0, 0);
+	fx_run(&a, &b);
+	ok(!fx_rcqe(&a, &e), "... a DR SMP to it gets no answer");
 	te_teardown(&a.x);
 	te_teardown(&b.x);
 }
@@ -636,6 +655,19 @@ static void t_wire_pma(void)
 	   "PortCounters Set: PortXmitPkts reset, PortXmitData kept");
 	ok(mad(&a.x, MGMT_CLASS_PERF, MAD_METHOD_GET, 0x0013, 0, NULL, m) ==
 	   MAD_STATUS_BAD_ATTR, "PortRcvErrorDetails: unsupported");
+	{
+		size_t len = 0;
+		char *buf = NULL;
+		FILE *fp = open_memstream(&buf, &len);
+
+		emu_report(&b.x.t.e, fp);
+		fclose(fp);
+		ok(strstr(buf, "port_mode=sm\nport_state=4\n") &&
+		   strstr(buf, "port_lid=0x22\nport_sm_lid=0x11\n") &&
+		   strstr(buf, "port_rcv_pkts=4\n"),
+		   "exit report: mode, state, LIDs, packets");
+		free(buf);
+	}
 	te_teardown(&a.x);
 	te_teardown(&b.x);
 }
