@@ -417,9 +417,8 @@ void caps_init(struct emu *e);
 
 /* port.c */
 void port_init(struct emu *e);
-/* INIT_HCA: the link comes up (SM mode: logical INIT, LID 0) */
+/* INIT_HCA: the link comes up once (SM mode: logical INIT, LID 0) */
 void port_link_up(struct emu *e);
-void port_link_down(struct emu *e);	/* TEARDOWN_HCA */
 /* post a PORT_CHANGE EQE (MLX5X_PORT_CHANGE_*) if an EQ wants it */
 void port_event(struct emu *e, uint8_t sub_type);
 /* logical state change with its event (emu.lock held) */

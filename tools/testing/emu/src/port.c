@@ -100,24 +100,20 @@ static void port_init_sm(struct emu_port *p)
 }
 
 /*
- * INIT_HCA: the link trains with the neighbour (physical LinkUp, logical
- * INIT, IBTA vol. 1 §7.2); TEARDOWN_HCA takes it down again.  The self-
- * configured port never moves.
+ * The first INIT_HCA after power-on or a device reset: the link trains
+ * with the neighbour (physical LinkUp, logical INIT, IBTA vol. 1 §7.2).
+ * The port then belongs to the firmware: TEARDOWN_HCA and a driver reload
+ * leave it and what the SM set as they are (its SMA still answers), so
+ * the subnet does not have to be swept again.  A link the SM disabled
+ * stays so.  The self-configured port never moves.
  */
 void port_link_up(struct emu *e)
 {
-	if (e->opt.port_mode != EMU_PORT_SM)
+	if (e->opt.port_mode != EMU_PORT_SM ||
+	    e->port.phys_state != MLX5X_PORT_PHYS_POLLING)
 		return;
 	e->port.phys_state = MLX5X_PORT_PHYS_LINK_UP;
 	port_set_state(e, MLX5X_PORT_STATE_INIT);
-}
-
-void port_link_down(struct emu *e)
-{
-	if (e->opt.port_mode != EMU_PORT_SM)
-		return;
-	e->port.phys_state = MLX5X_PORT_PHYS_POLLING;
-	port_set_state(e, MLX5X_PORT_STATE_DOWN);
 }
 
 /*

@@ -356,6 +356,35 @@ static void t_sma_set(void)
 	   ev[1] == MLX5X_PORT_CHANGE_INITIALIZED,
 	   "... events DOWN, INITIALIZED (%u)", n);
 	is_u(x.t.e.port.state, MLX5X_PORT_STATE_INIT, "... back in INIT");
+	smp_get(&x, SMP_ATTR_PORT_INFO, 1, r);
+	memcpy(d, r + SMP_DATA_OFF, SMP_DATA_LEN);
+	d[32] &= 0xf0;				/* PortState: no change */
+	d[33] = MLX5X_PORT_PHYS_DISABLED << 4;
+	ok(!smp_set(&x, SMP_ATTR_PORT_INFO, 1, d, r) &&
+	   r[SMP_DATA_OFF + 33] >> 4 == MLX5X_PORT_PHYS_DISABLED &&
+	   (r[SMP_DATA_OFF + 32] & 0xf) == MLX5X_PORT_STATE_DOWN,
+	   "PortPhysicalState Disabled: link down, port DOWN");
+	ok(port_events(&x, ev, 16) == 1 && ev[0] == MLX5X_PORT_CHANGE_DOWN,
+	   "... event DOWN");
+	d[33] = MLX5X_PORT_PHYS_POLLING << 4;
+	ok(!smp_set(&x, SMP_ATTR_PORT_INFO, 1, d, r) &&
+	   r[SMP_DATA_OFF + 33] >> 4 == MLX5X_PORT_PHYS_LINK_UP &&
+	   (r[SMP_DATA_OFF + 32] & 0xf) == MLX5X_PORT_STATE_INIT,
+	   "PortPhysicalState Polling: the link retrains, INIT");
+	ok(port_events(&x, ev, 16) == 1 &&
+	   ev[0] == MLX5X_PORT_CHANGE_INITIALIZED, "... event INITIALIZED");
+	d[33] = MLX5X_PORT_PHYS_LINK_UP << 4;
+	ok(!smp_set(&x, SMP_ATTR_PORT_INFO, 1, d, r) &&
+	   !port_events(&x, ev, 16), "PortPhysicalState LinkUp: no change");
+	d[33] = 0;
+	d[63] = 0x1e;
+	ok(!smp_set(&x, SMP_ATTR_PORT_INFO, 1, d, r) &&
+	   !(r[SMP_DATA_OFF + 63] & 0x1f),
+	   "LinkSpeedExtEnabled 30: extended speeds disabled");
+	d[63] = 0x1f;
+	ok(!smp_set(&x, SMP_ATTR_PORT_INFO, 1, d, r) &&
+	   (r[SMP_DATA_OFF + 63] & 0x1f) == 3,
+	   "... 31: set to supported (FDR, EDR)");
 
 	/* P_KeyTable, GUIDInfo, SL2VL, VLArbitration */
 	memset(d, 0, sizeof(d));
@@ -561,7 +590,27 @@ static void t_wire_sma(void)
 	ok(a.x.t.e.port.cnt.xmit_discards == 1 && !fx_rcqe(&a, &e),
 	   "port INIT: a GMP from QP1 is discarded, counted");
 
-	/* TEARDOWN_HCA on B: its link goes down, nothing reaches it */
+	/* the SM disables B's link: nothing reaches it */
+	{
+		uint8_t d[SMP_DATA_LEN], rr[MAD_LEN];
+
+		smp_get(&b.x, SMP_ATTR_PORT_INFO, 1, rr);
+		memcpy(d, rr + SMP_DATA_OFF, SMP_DATA_LEN);
+		d[32] &= 0xf0;		/* PortState: no change */
+		d[33] = MLX5X_PORT_PHYS_DISABLED << 4;
+		is_u(smp_set(&b.x, SMP_ATTR_PORT_INFO, 1, d, rr), 0,
+		     "B's link disabled");
+		fx_recv(&a, &a0, 0);
+		dr_hop1(m, SMP_ATTR_NODE_INFO, 0);
+		fx_send_mad(&a, &a0, m, LID_PERMISSIVE, 0, 0);
+		fx_run(&a, &b);
+		ok(!fx_rcqe(&a, &e) && !fx_rcqe(&b, &e),
+		   "... a DR SMP to it gets no answer");
+		d[33] = MLX5X_PORT_PHYS_POLLING << 4;
+		is_u(smp_set(&b.x, SMP_ATTR_PORT_INFO, 1, d, rr), 0,
+		     "B's link enabled again (Polling)");
+	}
+	/* TEARDOWN_HCA on B: the port stays, its firmware answers again */
 	{
 		uint8_t in[16] = { 0 }, out[16];
 
@@ -569,14 +618,15 @@ static void t_wire_sma(void)
 		PSET(in, MLX5X_TEARDOWN_HCA_IN_PROFILE, MLX5X_TEARDOWN_GRACEFUL);
 		is_u(th_status(&b.x.t, in, 16, out, 16), 0, "TEARDOWN_HCA on B");
 	}
-	ok(b.x.t.e.port.state == MLX5X_PORT_STATE_DOWN &&
-	   b.x.t.e.port.phys_state == MLX5X_PORT_PHYS_POLLING,
-	   "... B's port DOWN, physical Polling");
-	fx_recv(&a, &a0, 0);
+	ok(b.x.t.e.port.state == MLX5X_PORT_STATE_INIT &&
+	   b.x.t.e.port.phys_state == MLX5X_PORT_PHYS_LINK_UP,
+	   "... B's port stays up (INIT, LinkUp)");
 	dr_hop1(m, SMP_ATTR_NODE_INFO, 0);
 	fx_send_mad(&a, &a0, m, LID_PERMISSIVE, 0, 0);
 	fx_run(&a, &b);
-	ok(!fx_rcqe(&a, &e), "... a DR SMP to it gets no answer");
+	ok(fx_rcqe(&a, &e) && get_be64(a.mr.host + MLX5X_GRH_LEN +
+				       SMP_DATA_OFF + 12) == GUID_B,
+	   "... and B's firmware SMA answers without a driver");
 	te_teardown(&a.x);
 	te_teardown(&b.x);
 }
