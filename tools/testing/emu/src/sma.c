@@ -31,7 +31,7 @@ enum {
 	VLARB_CAP		= 8,	/* entries in each priority table */
 };
 
-/* PortInfo byte offsets in the SMP data (IBTA §14.2.5.6 table 146) */
+/* PortInfo byte offsets in the SMP data (IBTA §14.2.5.6) */
 enum {
 	PI_MKEY = 0, PI_GID_PREFIX = 8, PI_LID = 16, PI_SM_LID = 18,
 	PI_CAP_MASK = 20, PI_MKEY_LEASE = 26, PI_LOCAL_PORT = 28,
