@@ -631,6 +631,67 @@ static void t_wire_sma(void)
 	te_teardown(&b.x);
 }
 
+/*
+ * What opensm on A does to B's port when B has no driver: directed-route
+ * Sets over the link (LID and SM LID, then ARMED, then ACTIVE), then a
+ * LID-routed Get once both ends have LIDs.
+ */
+static void t_wire_sweep(void)
+{
+	struct fnode a, b;
+	struct tqp a0;
+	struct tcqe e;
+	struct wire w;
+	uint8_t m[MAD_LEN], r[MAD_LEN], d[SMP_DATA_LEN], ev[8], *rm;
+	static const uint8_t states[] = { 0, MLX5X_PORT_STATE_ARMED,
+					  MLX5X_PORT_STATE_ACTIVE };
+	unsigned int i, good = 0;
+
+	fx_link(&a, &b, &w);
+	activate(&a.x, 0x11, 0x11);	/* the SM's own port, by MAD_IFC */
+	fx_qp(&a, &a0, MLX5X_QP_ST_QP0);
+	rm = a.mr.host + MLX5X_GRH_LEN;
+	smp_get(&b.x, SMP_ATTR_PORT_INFO, 1, r);
+	port_events(&b.x, ev, 8);
+	memcpy(d, r + SMP_DATA_OFF, SMP_DATA_LEN);
+	put_be16(d + 16, 0x22);
+	put_be16(d + 18, 0x11);
+	d[33] = 0;
+	for (i = 0; i < ARRAY_SIZE(states); i++) {
+		d[32] = (uint8_t)((d[32] & 0xf0) | states[i]);
+		dr_hop1(m, SMP_ATTR_PORT_INFO, 1);
+		m[MAD_METHOD_OFF] = MAD_METHOD_SET;
+		memcpy(m + SMP_DATA_OFF, d, SMP_DATA_LEN);
+		fx_recv(&a, &a0, 0);
+		fx_send_mad(&a, &a0, m, LID_PERMISSIVE, 0, 0);
+		fx_run(&a, &b);
+		if (fx_rcqe(&a, &e) &&
+		    get_be16(rm + MAD_STATUS_OFF) == MAD_STATUS_DR_D &&
+		    get_be16(rm + SMP_DATA_OFF + 16) == 0x22 &&
+		    (rm[SMP_DATA_OFF + 32] & 0xf) ==
+		    (states[i] ? states[i] : MLX5X_PORT_STATE_INIT))
+			good++;
+	}
+	is_u(good, 3, "directed-route PortInfo Sets over the link: LID, "
+	     "ARMED, ACTIVE, each SetResp with the new port");
+	ok(port_events(&b.x, ev, 8) == 2 && ev[0] == MLX5X_PORT_CHANGE_LID &&
+	   ev[1] == MLX5X_PORT_CHANGE_ACTIVE,
+	   "... B's firmware raised LID, then ACTIVE");
+	ok(b.x.t.e.port.state == MLX5X_PORT_STATE_ACTIVE &&
+	   b.x.t.e.port.lid == 0x22 && b.x.t.e.port.sm_lid == 0x11,
+	   "... B is ACTIVE, LID 0x22, SM LID 0x11");
+	mad_hdr(m, MGMT_CLASS_SUBN_LID, MAD_METHOD_GET, SMP_ATTR_NODE_DESC, 0);
+	fx_recv(&a, &a0, 0);
+	fx_send_mad(&a, &a0, m, 0x22, 0, 0);
+	fx_run(&a, &b);
+	ok(fx_rcqe(&a, &e) && e.slid == 0x22 &&
+	   !get_be16(rm + MAD_STATUS_OFF) &&
+	   !memcmp(rm + SMP_DATA_OFF, b.x.t.e.port.node_desc, 64),
+	   "LID-routed NodeDescription Get A -> LID 0x22: B's description");
+	te_teardown(&a.x);
+	te_teardown(&b.x);
+}
+
 static void t_wire_pma(void)
 {
 	struct fnode a, b;
@@ -929,6 +990,7 @@ int main(void)
 	t_sma_set();
 	t_pcap();
 	t_wire_sma();
+	t_wire_sweep();
 	t_wire_pma();
 	t_armed_lmc();
 	t_multicast();
