@@ -33,6 +33,9 @@ static void usage(FILE *fp)
 		"  --pages BOOT:INIT    firmware pages to ask for (default 24:40)\n"
 		"  --max-issi N         highest interface step offered, 0 or 1\n"
 		"                       (default 1, as ConnectX-5 firmware)\n"
+		"  --port self|sm       self: ACTIVE with a LID from power-on\n"
+		"                       (default); sm: INIT with LID 0 until a\n"
+		"                       subnet manager configures it (MAD_IFC)\n"
 		"  --trace              log every command\n"
 		"  --ftrace FILE        write every command's input fields here\n"
 		"  --ftrace-stop OPCODE:FIELD=VALUE\n"
@@ -109,6 +112,7 @@ enum {
 	OPT_GUID = 256, OPT_LID, OPT_MSIX, OPT_FW, OPT_PAGES, OPT_ISSI, OPT_TRACE,
 	OPT_LOG, OPT_REPORT, OPT_KEEP, OPT_F_TIMEOUT, OPT_F_STATUS,
 	OPT_F_HEALTH, OPT_SOCKET, OPT_HELP, OPT_FTRACE, OPT_FTRACE_STOP,
+	OPT_PORT,
 };
 
 static int parse_one(struct emu_opts *o, int c, const char *arg)
@@ -134,6 +138,14 @@ static int parse_one(struct emu_opts *o, int c, const char *arg)
 		if (o->max_issi > 1)
 			return -1;
 		break;
+	case OPT_PORT:
+		if (!strcmp(arg, "self"))
+			o->port_mode = EMU_PORT_SELF;
+		else if (!strcmp(arg, "sm"))
+			o->port_mode = EMU_PORT_SM;
+		else
+			return -1;
+		return 0;
 	case OPT_TRACE: o->trace = true; return 0;
 	case OPT_FTRACE: o->ftrace_path = arg; return 0;
 	case OPT_FTRACE_STOP: return parse_ftrace_stop(o, arg);
@@ -160,6 +172,7 @@ static int parse_args(struct emu_opts *o, int argc, char **argv)
 		{ "fw", required_argument, NULL, OPT_FW },
 		{ "pages", required_argument, NULL, OPT_PAGES },
 		{ "max-issi", required_argument, NULL, OPT_ISSI },
+		{ "port", required_argument, NULL, OPT_PORT },
 		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "ftrace", required_argument, NULL, OPT_FTRACE },
 		{ "ftrace-stop", required_argument, NULL, OPT_FTRACE_STOP },
