@@ -850,9 +850,14 @@ static void t_armed_lmc(void)
 		PSET(qpc + MLX5X_QPC_PRI_PATH_OFF, MLX5X_ADS_PKEY_INDEX, 1);
 		PSET(qpc, MLX5X_QPC_Q_KEY, 0x1111);
 		PSET(qpc + MLX5X_QPC_PRI_PATH_OFF, MLX5X_ADS_VHCA_PORT_NUM, 1);
-		ok(!te_modify(&b.x, &bu, MLX5X_CMD_OP_RST2INIT_QP, qpc, 0) &&
-		   !te_modify(&b.x, &bu, MLX5X_CMD_OP_INIT2RTR_QP, NULL, 0),
-		   "... and to RTR on P_Key index 1 (0x0005)");
+		ok(!te_modify(&b.x, &bu, MLX5X_CMD_OP_RST2INIT_QP, qpc, 0),
+		   "... and to INIT on P_Key index 1 (0x0005)");
+		/* a UD QP's RTR carries mtu and log_msg_max, as mlx5_ib's */
+		memset(qpc, 0, sizeof(qpc));
+		PSET(qpc, MLX5X_QPC_MTU, MLX5X_QPC_MTU_4K);
+		PSET(qpc, MLX5X_QPC_LOG_MSG_MAX, 12);
+		ok(!te_modify(&b.x, &bu, MLX5X_CMD_OP_INIT2RTR_QP, qpc, 0),
+		   "... and to RTR");
 		bu.rq_pi = 0;	/* a reset QP starts its queues anew */
 	}
 	s = te_sge(&b.mr, 0, 4096);
