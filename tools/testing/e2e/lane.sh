@@ -5,6 +5,7 @@
 #
 #   lane.sh DRIVER SUITE      DRIVER: rxe | upstream | mlx5x
 #                             SUITE:  full | bringup | faults (mlx5x only)
+#                                     | fabric (upstream only)
 #
 #   rxe       soft-RoCE on a dummy netdev; checks the rig itself.
 #   upstream  the guest kernel's own mlx5_core + mlx5_ib on the emulated
@@ -12,7 +13,10 @@
 #   mlx5x     our mlx5x.ko on the emulated ConnectX (mlx5_core never loads).
 #
 # Suite faults boots once with three emulated functions, each with one
-# fault injected by its emulator (see "fault suite" below).
+# fault injected by its emulator (see "fault suite" below).  Suite fabric
+# boots with two functions of one emulator whose ports are linked back to
+# back (guest/fabric.sh): opensm, diagnostics, traffic across the link,
+# IPoIB, rdma_cm and NVMe over RDMA.
 #
 # Results: $MLX5X_RESULTS/e2e-NAME.tsv (one line per test),
 # build/results/lane-NAME.md (human table), the job dir build/e2e/NAME/
@@ -40,8 +44,8 @@ SUITE=${2:-full}
 case $DRIVER in rxe | upstream | mlx5x) ;; *)
 	echo "usage: $0 rxe|upstream|mlx5x [full|bringup]" >&2; exit 2 ;;
 esac
-case $SUITE in full | bringup | faults) ;; *)
-	echo "usage: $0 rxe|upstream|mlx5x [full|bringup|faults]" >&2; exit 2 ;;
+case $SUITE in full | bringup | faults | fabric) ;; *)
+	echo "usage: $0 rxe|upstream|mlx5x [full|bringup|faults|fabric]" >&2; exit 2 ;;
 esac
 [ "$DRIVER/$SUITE" = rxe/bringup ] && {
 	echo "lane rxe has no bringup suite (it has no device to bring up)" >&2
@@ -51,8 +55,15 @@ esac
 	echo "suite faults exists for lane mlx5x only" >&2
 	exit 2
 }
+# mlx5x has no kernel verbs (IPoIB, rdma_cm, NVMe) nor MAD path yet.
+[ "$SUITE" = fabric ] && [ "$DRIVER" != upstream ] && {
+	echo "suite fabric exists for lane upstream only" >&2
+	exit 2
+}
 
 NAME=${MLX5X_E2E_NAME:-$DRIVER-$SUITE}
+# Emulator options of the fabric suite (both functions): the port mode.
+FABRIC_EMU_OPTS=${MLX5X_FABRIC_EMU_OPTS:-}
 # shellcheck disable=SC2034 # read by hlog
 HLOG_TAG=e2e-$NAME
 RESULTS=${MLX5X_RESULTS:-$TOP/build/results}
@@ -106,6 +117,8 @@ lane_defaults() {
 		PY_EXCLUDE=${MLX5X_E2E_PY_EXCLUDE:-"test_mlx5_*,test_efa*,test_rdmacm,test_cuda*"}
 		if [ "$SUITE" = faults ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-600}
+		elif [ "$SUITE" = fabric ]; then
+			VM_TMO=${MLX5X_VM_TIMEOUT:-2400}
 		elif [ "$SUITE" = bringup ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-900}
 		else
@@ -131,6 +144,10 @@ write_env() {
 	CYCLES=$CYCLES
 	SUITE_PARTS="$PARTS"
 	MLX5X_PARAMS="${MLX5X_PARAMS:-}"
+	FABRIC_DRIVERS="${MLX5X_FABRIC_DRIVERS:-mlx5_core mlx5_core}"
+	FABRIC_PARTS="${MLX5X_FABRIC_PARTS:-}"
+	FABRIC_TCP_MIB=${MLX5X_FABRIC_TCP_MIB:-64}
+	FABRIC_NVME_MIB=${MLX5X_FABRIC_NVME_MIB:-256}
 	EOF
 	[ "$SUITE" != faults ] || fault_env >> "$JOB/job.env"
 }
@@ -375,19 +392,23 @@ check_dmesg() {
 	fi
 }
 
+# check_emu_report [TAG]: the report of the emulator (of function TAG
+# of the fabric suite's emulator: emu-TAG-report.txt).
 check_emu_report() {
-	local r=$JOB/emu-report.txt live pages
+	local tag=${1:+-$1} r live pages
+	r=$JOB/emu$tag-report.txt
 	if [ ! -s "$r" ]; then
-		echo "emu/leaks	fail	no emulator report ($r); emulator output: $(tail -n 2 "$JOB/emu.out" 2>/dev/null | tr '\n' ' ')"
+		echo "emu/leaks$tag	fail	no emulator report ($r); emulator output: $(tail -n 2 "$JOB/emu.out" 2>/dev/null | tr '\n' ' ')"
 		return
 	fi
 	live=$(report_value "$r" live_objects)
 	pages=$(report_value "$r" pages_held)
 	if [ "$live" = 0 ] && [ "$pages" = 0 ]; then
-		echo "emu/leaks	pass	live_objects=0 pages_held=0"
+		echo "emu/leaks$tag	pass	live_objects=0 pages_held=0"
 	else
-		echo "emu/leaks	fail	live_objects=${live:-?} pages_held=${pages:-?}"
+		echo "emu/leaks$tag	fail	live_objects=${live:-?} pages_held=${pages:-?}"
 	fi
+	[ -z "$tag" ] || check_emu_violations "$r" "$tag"
 	# The firmware version the driver reported must be the emulator's.
 	local emu_fw dev_fw
 	emu_fw=$(report_value "$r" fw_ver)
@@ -398,6 +419,41 @@ check_emu_report() {
 		else
 			echo "emu/fw_ver	fail	ibv_devinfo fw_ver $dev_fw, emulator reports $emu_fw"
 		fi
+	fi
+}
+
+# Counters of the report that count a driver (or guest) breaking a device
+# rule: malformed BAR or doorbell accesses, command delivery and DMA
+# errors, unknown opcodes, EQ overruns, WQEs or keys the engine refused.
+# The fabric suite has no negative test, so each must stay 0.
+EMU_VIOLATIONS="bar_bad uar_bad eng_db_bad cmd_unknown cmd_delivery_errors
+	cmd_dma_errors eq_overruns eng_mkey_faults eng_dma_faults eng_wqe_faults"
+
+# check_emu_violations REPORT TAG
+check_emu_violations() {
+	local k v bad=
+	for k in $EMU_VIOLATIONS; do
+		v=$(report_value "$1" "$k")
+		[ "${v:-0}" = 0 ] || bad+=" $k=$v"
+	done
+	if [ -z "$bad" ]; then
+		echo "emu/violations$2	pass	0 of: $(tr -s ' \t\n' ' ' <<< "$EMU_VIOLATIONS" | sed 's/ $//')"
+	else
+		echo "emu/violations$2	fail	$bad"
+	fi
+}
+
+# check_emu_link: the fabric's two ports were on one link and both sent
+# packets (the suite's cross traffic addresses the other port's LID).
+check_emu_link() {
+	local a=$JOB/emu-a-report.txt b=$JOB/emu-b-report.txt pa pb
+	pa=$(report_value "$a" eng_pkts)
+	pb=$(report_value "$b" eng_pkts)
+	if [ "$(report_value "$a" link)" = peer ] && [ "$(report_value "$b" link)" = peer ] &&
+		[ "${pa:-0}" -gt 0 ] && [ "${pb:-0}" -gt 0 ]; then
+		echo "emu/link	pass	ports linked; packets sent: a $pa, b $pb"
+	else
+		echo "emu/link	fail	link a=$(report_value "$a" link) b=$(report_value "$b" link), packets a ${pa:-?} b ${pb:-?}"
 	fi
 }
 
@@ -478,13 +534,19 @@ boot_lane() {
 		build_emu || missing+=("$MISSING")
 	fi
 	[ ${#missing[@]} -eq 0 ] || fail_early "$(printf '%s; ' "${missing[@]}" | sed 's/; $//')"
-	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,robust.sh,pyverbs-run.py,robust.py} "$JOB/"
+	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,robust.sh,fabric.sh,pyverbs-run.py,robust.py} "$JOB/"
 	chmod +x "$JOB/run.sh"
 	write_env
 
 	SOCKOPT=()
 	if [ "$SUITE" = faults ]; then
 		start_fault_emus || fail_early "$MISSING"
+	elif [ "$SUITE" = fabric ]; then
+		# shellcheck disable=SC2086 # a list of options
+		start_emu_link "$JOB" 0x0002c90300fab0a1 0x0002c90300fab0b1 $FABRIC_EMU_OPTS ||
+			fail_early "$MISSING"
+		hlog "emulator listening (pid $EMU_PID): two functions, ports linked"
+		SOCKOPT=(-s vfu-a.sock -s vfu-b.sock)
 	elif [ "$DRIVER" != rxe ]; then
 		# Distinct GUIDs per lane, so two lanes never look alike.
 		case $DRIVER in upstream) guid=0x0002c90300e50001 ;; *) guid=0x0002c90300e50002 ;; esac
@@ -517,7 +579,13 @@ touch "$JOB/results.tsv" "$JOB/pyverbs-tests.tsv"
 	fi
 	vm_line "$vmrc"
 	check_dmesg
-	[ "$DRIVER" = rxe ] || [ "$SUITE" = faults ] || check_emu_report
+	if [ "$SUITE" = fabric ]; then
+		check_emu_report a
+		check_emu_report b
+		check_emu_link
+	elif [ "$DRIVER" != rxe ] && [ "$SUITE" != faults ]; then
+		check_emu_report
+	fi
 } > "$JOB/raw.tsv"
 apply_known "$JOB/raw.tsv" "$JOB/final.tsv"
 awk -F'\t' -v OFS='\t' -v p="$DRIVER" 'NF { $1 = p "/" $1; print }' "$JOB/final.tsv" > "$TSV"

@@ -11,6 +11,7 @@ cd /job || exit 97
 . ./suite.sh
 . ./faults.sh
 . ./robust.sh
+. ./fabric.sh
 mkdir -p "$LOGS"
 : > "$RES"
 : > "$PERF"
@@ -247,6 +248,8 @@ bringup_mlx5x() {
 say "lane $LANE, suite $SUITE"
 if [ "$SUITE" = faults ]; then
 	"faults_$LANE"
+elif [ "$SUITE" = fabric ]; then
+	"fabric_$LANE"
 elif "setup_$LANE"; then
 	case $SUITE in
 	full)
