@@ -288,7 +288,7 @@ int main(int argc, char **argv)
 	(void)argc;
 	snprintf(emu_bin, sizeof(emu_bin), "%s/../mlx5x-emu", dirname(self));
 	free(self);
-	snprintf(dir, sizeof(dir), "/tmp/emu-fabric-XXXXXX");
+	snprintf(dir, sizeof(dir), "/tmp/emu-twofn-XXXXXX");
 	if (!mkdtemp(dir) || access(emu_bin, X_OK)) {
 		printf("1..0 # SKIP no %s or temp dir\n", emu_bin);
 		return 1;
