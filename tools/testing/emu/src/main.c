@@ -78,6 +78,9 @@ static void usage(FILE *fp)
 		"  --pages BOOT:INIT    firmware pages to ask for (default 24:40)\n"
 		"  --max-issi N         highest interface step offered, 0 or 1\n"
 		"                       (default 1, as ConnectX-5 firmware)\n"
+		"  --port self|sm       self: ACTIVE with a LID from power-on\n"
+		"                       (default); sm: INIT with LID 0 until a\n"
+		"                       subnet manager configures it (MAD_IFC)\n"
 		"  --trace              log every command\n"
 		"  --log FILE           log here instead of stderr\n"
 		"  --report FILE        write the exit report here too\n"
@@ -135,7 +138,7 @@ static int parse_fault_health(struct fault_cfg *f, const char *s)
 enum {
 	OPT_GUID = 256, OPT_LID, OPT_MSIX, OPT_FW, OPT_PAGES, OPT_ISSI, OPT_TRACE,
 	OPT_LOG, OPT_REPORT, OPT_KEEP, OPT_F_TIMEOUT, OPT_F_STATUS,
-	OPT_F_HEALTH, OPT_SOCKET, OPT_HELP,
+	OPT_F_HEALTH, OPT_SOCKET, OPT_HELP, OPT_PORT,
 };
 
 /* --socket: a new function, with the defaults given so far */
@@ -191,6 +194,14 @@ static int parse_one(struct proc *p, int c, const char *arg)
 		if (o->max_issi > 1)
 			return -1;
 		break;
+	case OPT_PORT:
+		if (!strcmp(arg, "self"))
+			o->port_mode = EMU_PORT_SELF;
+		else if (!strcmp(arg, "sm"))
+			o->port_mode = EMU_PORT_SM;
+		else
+			return -1;
+		return 0;
 	case OPT_TRACE: p->trace = true; return 0;
 	case OPT_LOG: p->log_path = arg; return 0;
 	case OPT_REPORT: o->report_path = arg; return 0;
@@ -248,6 +259,7 @@ static int parse_args(struct proc *p, int argc, char **argv)
 		{ "fw", required_argument, NULL, OPT_FW },
 		{ "pages", required_argument, NULL, OPT_PAGES },
 		{ "max-issi", required_argument, NULL, OPT_ISSI },
+		{ "port", required_argument, NULL, OPT_PORT },
 		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ "report", required_argument, NULL, OPT_REPORT },
