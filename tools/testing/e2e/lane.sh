@@ -62,8 +62,10 @@ esac
 }
 
 NAME=${MLX5X_E2E_NAME:-$DRIVER-$SUITE}
-# Emulator options of the fabric suite (both functions): the port mode.
-FABRIC_EMU_OPTS=${MLX5X_FABRIC_EMU_OPTS:-}
+# The emulated port: sm (INIT with LID 0 until a subnet manager configures
+# it; the upstream lanes start opensm) or self (ACTIVE with a LID from
+# power-on: mlx5x has no management path yet).
+case $DRIVER in upstream) EMU_PORT=${MLX5X_EMU_PORT:-sm} ;; *) EMU_PORT=${MLX5X_EMU_PORT:-self} ;; esac
 # shellcheck disable=SC2034 # read by hlog
 HLOG_TAG=e2e-$NAME
 RESULTS=${MLX5X_RESULTS:-$TOP/build/results}
@@ -542,16 +544,15 @@ boot_lane() {
 	if [ "$SUITE" = faults ]; then
 		start_fault_emus || fail_early "$MISSING"
 	elif [ "$SUITE" = fabric ]; then
-		# shellcheck disable=SC2086 # a list of options
-		start_emu_link "$JOB" 0x0002c90300fab0a1 0x0002c90300fab0b1 $FABRIC_EMU_OPTS ||
+		start_emu_link "$JOB" 0x0002c90300fab0a1 0x0002c90300fab0b1 --port "$EMU_PORT" ||
 			fail_early "$MISSING"
-		hlog "emulator listening (pid $EMU_PID): two functions, ports linked"
+		hlog "emulator listening (pid $EMU_PID): two functions, ports linked, port mode $EMU_PORT"
 		SOCKOPT=(-s vfu-a.sock -s vfu-b.sock)
 	elif [ "$DRIVER" != rxe ]; then
 		# Distinct GUIDs per lane, so two lanes never look alike.
 		case $DRIVER in upstream) guid=0x0002c90300e50001 ;; *) guid=0x0002c90300e50002 ;; esac
-		start_emu "$JOB" "$guid" || fail_early "$MISSING"
-		hlog "emulator listening (pid $EMU_PID, guid $guid)"
+		start_emu "$JOB" "$guid" "" --port "$EMU_PORT" || fail_early "$MISSING"
+		hlog "emulator listening (pid $EMU_PID, guid $guid, port mode $EMU_PORT)"
 		SOCKOPT=(-s vfu.sock)
 	fi
 	"$VMDIR/vm-run.sh" -t "$VM_TMO" "${SOCKOPT[@]}" "$JOB"

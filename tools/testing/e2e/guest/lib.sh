@@ -149,6 +149,29 @@ wait_port_active() {
 	return 1
 }
 
+# start_opensm DEV SECONDS: a subnet manager on DEV port 1 (the emulated
+# port waits in INIT with LID 0 for one), until the port is ACTIVE.  Its
+# log is logs/opensm.log; sets SM_PID.
+SM_PID=
+start_opensm() {
+	local guid
+	guid=0x$(tr -d ':' < "/sys/class/infiniband/$1/ports/1/gids/0" | cut -c17-32)
+	modprobe ib_umad || return 1
+	# the root is read-only: the GUID-to-LID cache goes to /tmp
+	mkdir -p /tmp/opensm-cache
+	OSM_CACHE_DIR=/tmp/opensm-cache opensm -g "$guid" -f "$LOGS/opensm.log" \
+		> "$LOGS/opensm.out" 2>&1 &
+	SM_PID=$!
+	wait_port_active "$1" "$2"
+}
+
+stop_opensm() {
+	[ -n "$SM_PID" ] || return 0
+	kill "$SM_PID" 2>/dev/null
+	wait "$SM_PID" 2>/dev/null
+	SM_PID=
+}
+
 # save_dmesg: the whole kernel log, for the host-side check.
 # The raw form keeps the log levels (<3>, <4>, ...) for the host's check.
 save_dmesg() {
