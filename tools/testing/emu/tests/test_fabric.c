@@ -640,6 +640,91 @@ static void t_wire_pma(void)
 	te_teardown(&b.x);
 }
 
+/*
+ * An ARMED port that receives a non-SMP packet becomes ACTIVE; a port
+ * answers to its whole LID range (LMC); LID 0 is nobody's.
+ */
+static void t_armed_lmc(void)
+{
+	struct fnode a, b;
+	struct tqp au, bu;
+	uint8_t r[MAD_LEN], d[SMP_DATA_LEN], ev[8];
+	struct tcqe e;
+	struct wire w;
+	struct tsge s;
+	unsigned int i;
+
+	fx_link(&a, &b, &w);
+	activate(&a.x, 0x11, 0x11);
+	pi_set(&b.x, 0x20, 0x11, 0, false, r);
+	pi_set(&b.x, 0x20, 0x11, MLX5X_PORT_STATE_ARMED, false, r);
+	port_events(&b.x, ev, 8);
+	/* LMC 2: B answers to 0x20..0x23 */
+	smp_get(&b.x, SMP_ATTR_PORT_INFO, 1, r);
+	memcpy(d, r + SMP_DATA_OFF, SMP_DATA_LEN);
+	d[34] = 2;
+	is_u(smp_set(&b.x, SMP_ATTR_PORT_INFO, 1, d, r), 0, "LMC 2 on B");
+	ok(port_events(&b.x, ev, 8) == 1 && ev[0] == MLX5X_PORT_CHANGE_LID,
+	   "... an LMC change is a LID event");
+	te_qp_type(&a.x, &au, MLX5X_QP_ST_UD, &a.cq, &a.cq, 4, 4, 0);
+	te_qp_type(&b.x, &bu, MLX5X_QP_ST_UD, &b.cq, &b.cq, 4, 4, 0);
+	te_connect(&a.x, &au, NULL, true);
+	te_connect(&b.x, &bu, NULL, true);
+	for (i = 0; i < 4; i++) {
+		s = te_sge(&b.mr, 4096 * i, 4096);
+		te_recv(&b.x, &bu, &s, 1);
+	}
+	s = te_sge(&a.mr, 0, 64);
+	te_send(&a.x, &au, &(struct tsend){ .opcode = MLX5X_OPCODE_SEND,
+		.flags = TE_SIGNALED, .sg = &s, .nsge = 1, .dlid = 0x23,
+		.dqpn = bu.qpn, .qkey = 0x1111 });
+	fx_run(&a, &b);
+	ok(fx_rcqe(&b, &e) && e.slid == 0x11,
+	   "a datagram to LID 0x23 (base 0x20, LMC 2) reaches B");
+	is_u(b.x.t.e.port.state, MLX5X_PORT_STATE_ACTIVE,
+	     "... and moved B from ARMED to ACTIVE");
+	ok(port_events(&b.x, ev, 8) == 1 && ev[0] == MLX5X_PORT_CHANGE_ACTIVE,
+	   "... with the ACTIVE event");
+	te_send(&a.x, &au, &(struct tsend){ .opcode = MLX5X_OPCODE_SEND,
+		.flags = TE_SIGNALED, .sg = &s, .nsge = 1, .dlid = 0x24,
+		.dqpn = bu.qpn, .qkey = 0x1111 });
+	te_send(&a.x, &au, &(struct tsend){ .opcode = MLX5X_OPCODE_SEND,
+		.flags = TE_SIGNALED, .sg = &s, .nsge = 1, .dlid = 0,
+		.dqpn = bu.qpn, .qkey = 0x1111 });
+	fx_run(&a, &b);
+	ok(!fx_rcqe(&b, &e) && w.dropped == 2,
+	   "LID 0x24 (outside the range) and LID 0: nobody's");
+	/* P_Key: B's UD QP on a limited-member P_Key of another partition */
+	memset(d, 0, sizeof(d));
+	put_be16(d, 0xffff);
+	put_be16(d + 2, 0x0005);
+	smp_set(&b.x, SMP_ATTR_PKEY_TABLE, 0, d, r);
+	{
+		uint8_t qpc[MLX5X_QPC_LEN] = { 0 };
+
+		is_u(te_modify(&b.x, &bu, MLX5X_CMD_OP_2RST_QP, NULL, 0), 0,
+		     "B's UD QP back to RESET");
+		PSET(qpc + MLX5X_QPC_PRI_PATH_OFF, MLX5X_ADS_PKEY_INDEX, 1);
+		PSET(qpc, MLX5X_QPC_Q_KEY, 0x1111);
+		PSET(qpc + MLX5X_QPC_PRI_PATH_OFF, MLX5X_ADS_VHCA_PORT_NUM, 1);
+		ok(!te_modify(&b.x, &bu, MLX5X_CMD_OP_RST2INIT_QP, qpc, 0) &&
+		   !te_modify(&b.x, &bu, MLX5X_CMD_OP_INIT2RTR_QP, NULL, 0),
+		   "... and to RTR on P_Key index 1 (0x0005)");
+		bu.rq_pi = 0;	/* a reset QP starts its queues anew */
+	}
+	s = te_sge(&b.mr, 0, 4096);
+	te_recv(&b.x, &bu, &s, 1);
+	s = te_sge(&a.mr, 0, 64);
+	te_send(&a.x, &au, &(struct tsend){ .opcode = MLX5X_OPCODE_SEND,
+		.flags = TE_SIGNALED, .sg = &s, .nsge = 1, .dlid = 0x20,
+		.dqpn = bu.qpn, .qkey = 0x1111 });
+	fx_run(&a, &b);
+	ok(!fx_rcqe(&b, &e) && b.x.t.e.port.pkey_viol == 1,
+	   "P_Key 0xffff against 0x0005: dropped, a P_Key violation");
+	te_teardown(&a.x);
+	te_teardown(&b.x);
+}
+
 /* the IPoIB broadcast MGID of the default partition */
 static const uint8_t mgid[16] = {
 	0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0, 0, 0, 0, 0, 0,
@@ -763,6 +848,7 @@ int main(void)
 	t_pcap();
 	t_wire_sma();
 	t_wire_pma();
+	t_armed_lmc();
 	t_multicast();
 	return tap_done();
 }
