@@ -367,8 +367,9 @@ fabric_ipoib() {
 	fi
 	IPOIB_UP=1
 	IPOIB_MTU=$(cat "/sys/class/net/$IF_A/mtu")
-	perf ipoib/up carrier "$(elapsed "$t0")" s
-	record ipoib/up pass "$IF_A $FAB_ADDR_A, $IF_B $FAB_ADDR_B in netns $FAB_NS, mode $(cat "/sys/class/net/$IF_A/mode"), mtu $IPOIB_MTU, carrier after $(elapsed "$t0") s"
+	t0=$(elapsed "$t0")
+	perf ipoib/up modprobe_to_carrier "$t0" s
+	record ipoib/up pass "$IF_A $FAB_ADDR_A, $IF_B $FAB_ADDR_B in netns $FAB_NS, mode $(cat "/sys/class/net/$IF_A/mode"), mtu $IPOIB_MTU, carrier $t0 s after modprobe"
 	# the largest datagram that needs no fragment, then 60000 bytes in
 	# fragments, then from B's namespace back to A
 	fab_ping ipoib/ping init -c 5 -i 0.2 "$FAB_ADDR_B"
@@ -637,6 +638,10 @@ fabric_teardown() {
 	[ -d /sys/module/ib_ipoib ] && modprobe -r ib_ipoib >> "$log" 2>&1
 	stop_opensm
 	modprobe -r rdma_ucm ib_umad >> "$log" 2>&1
+	# a function bound to mlx5x (teardown unloads the upstream pair)
+	if [ -d /sys/module/mlx5x ] && ! timeout -k 5 180 rmmod mlx5x >> "$log" 2>&1; then
+		record rmmod/mlx5x fail "$(excerpt "$log")"
+	fi
 }
 
 fabric_upstream() {
