@@ -312,6 +312,7 @@ void emu_report(struct emu *e, FILE *fp)
 		e->cmdq.dma_errors, e->cmdq.spurious);
 	report_cmds(e, fp);
 	eng_report(e, fp);
+	port_report(e, fp);
 	fprintf(fp, "eq_overruns=%" PRIu64 "\ncq_arms=%" PRIu64 "\n",
 		e->stats.eq_overruns, e->stats.cq_arms);
 	fprintf(fp, "uar_writes=%" PRIu64 "\nuar_bad=%" PRIu64 "\n",

@@ -421,13 +421,13 @@ void caps_init(struct emu *e);
 
 /* port.c */
 void port_init(struct emu *e);
-/* INIT_HCA: the link comes up (SM mode: logical INIT, LID 0) */
+/* INIT_HCA: the link comes up once (SM mode: logical INIT, LID 0) */
 void port_link_up(struct emu *e);
-void port_link_down(struct emu *e);	/* TEARDOWN_HCA */
 /* post a PORT_CHANGE EQE (MLX5X_PORT_CHANGE_*) if an EQ wants it */
 void port_event(struct emu *e, uint8_t sub_type);
 /* logical state change with its event (emu.lock held) */
 void port_set_state(struct emu *e, uint8_t state);
+void port_report(struct emu *e, FILE *fp);	/* emu.lock held */
 
 /* mcg.c */
 void mcg_qp_gone(struct emu *e, uint32_t qpn);	/* destroy / teardown */

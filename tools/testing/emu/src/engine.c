@@ -214,12 +214,15 @@ static bool tp_matches(const struct emu_qp *qp, const struct wire_pkt *p)
 }
 
 /*
- * A port that is not ACTIVE takes only subnet management packets (QP0,
- * VL15); an ARMED port that receives anything else becomes ACTIVE (IBTA
- * vol. 1 §7.2, the Initialize and Armed states of the link).
+ * A port whose link is down takes nothing; one that is not ACTIVE takes
+ * only subnet management packets (QP0, VL15); an ARMED port that
+ * receives anything else becomes ACTIVE (IBTA vol. 1 §7.2, the
+ * Initialize and Armed states of the link).
  */
 static bool port_takes(struct emu *e, const struct wire_pkt *p)
 {
+	if (e->port.phys_state != MLX5X_PORT_PHYS_LINK_UP)
+		return false;
 	if (e->port.state == MLX5X_PORT_STATE_ACTIVE || p->dqpn == 0)
 		return true;
 	if (e->port.state != MLX5X_PORT_STATE_ARMED)

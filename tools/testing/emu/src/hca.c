@@ -180,7 +180,6 @@ int h_teardown_hca(struct cmd_ctx *c)
 	    profile != MLX5X_TEARDOWN_FORCE_CLOSE)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 	objs_drop_all(e);
-	port_link_down(e);
 	e->hca.initialized = false;
 	/* pages stay with the device until MANAGE_PAGES TAKE */
 	return 0;

@@ -34,7 +34,7 @@ bool mad_process(struct emu *e, const uint8_t *in, uint8_t *out,
 
 	(void)ignore_mkey;	/* M_Key not enforced (sma.c) */
 	memcpy(out, in, MAD_LEN);
-	/* responses and TrapRepress get no response (IBTA §13.4.5) */
+	/* responses and TrapRepress get none (IBTA vol. 1 §13.4, methods) */
 	if (method & 0x80 || method == MAD_METHOD_TRAP_REPRESS)
 		return false;
 	out[MAD_METHOD_OFF] = MAD_METHOD_GET_RESP;

@@ -54,7 +54,7 @@ enum {
 	MAD_METHOD_GET_RESP	= 0x81,
 	MAD_METHOD_TRAP_REPRESS	= 0x07,
 	MAD_STATUS_DR_D		= 0x8000,	/* SMP: returning */
-	/* MAD status, IBTA §13.4.7 table 110 (bits 4:2) */
+	/* MAD status field, IBTA §13.4.7 (code in bits 4:2) */
 	MAD_STATUS_BAD_VERSION	= 0x0004,
 	MAD_STATUS_BAD_METHOD	= 0x0008,
 	MAD_STATUS_BAD_ATTR	= 0x000c,	/* method/attribute unsupported */
@@ -64,7 +64,7 @@ enum {
 	MAD_DR_MAX_HOPS		= 63,		/* IBTA §14.2.1.2 */
 };
 
-/* SMP attributes (IBTA §14.2.5 table 145) and a vendor one */
+/* SMP attributes (IBTA §14.2.5) and a vendor one */
 enum {
 	SMP_ATTR_NOTICE		= 0x0002,
 	SMP_ATTR_NODE_DESC	= 0x0010,
@@ -79,7 +79,7 @@ enum {
 	SMP_ATTR_MLNX_EPI	= 0xff90,
 };
 
-/* PMA attributes (IBTA §16.1.2 table 248) */
+/* PMA attributes (IBTA §16.1.2) */
 enum {
 	PMA_ATTR_CLASS_PORT_INFO	= 0x0001,
 	PMA_ATTR_PORT_COUNTERS		= 0x0012,

@@ -16,7 +16,7 @@
 #include "mad.h"
 #include "wire.h"
 
-/* ClassPortInfo.CapabilityMask (IBTA §16.1.2, table 249 and A13) */
+/* ClassPortInfo.CapabilityMask of the PMA (IBTA vol. 1 §16.1.2) */
 enum {
 	PMA_CAP_EXT_WIDTH	= 1 << 9,	/* PortCountersExtended */
 	PMA_CAP_XMIT_WAIT	= 1 << 12,
@@ -119,7 +119,7 @@ static uint16_t port_counters(struct emu *e, const uint8_t *in, uint8_t *d,
 }
 
 /*
- * PortCountersExtended (IBTA §16.1.4.8, optional): 64-bit data (units of
+ * PortCountersExtended (IBTA §16.1.4, optional): 64-bit data (units of
  * 4 octets) and packet counters, unicast and multicast packets.  A Set
  * resets those CounterSelect bits 0..7 name.
  */

@@ -8,6 +8,7 @@
  * INIT with LID 0 until a subnet manager configures it through the
  * firmware SMA (sma.c), with PORT_CHANGE events for what changes.
  */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "cmd.h"
@@ -99,24 +100,20 @@ static void port_init_sm(struct emu_port *p)
 }
 
 /*
- * INIT_HCA: the link trains with the neighbour (physical LinkUp, logical
- * INIT, IBTA vol. 1 §7.2); TEARDOWN_HCA takes it down again.  The self-
- * configured port never moves.
+ * The first INIT_HCA after power-on or a device reset: the link trains
+ * with the neighbour (physical LinkUp, logical INIT, IBTA vol. 1 §7.2).
+ * The port then belongs to the firmware: TEARDOWN_HCA and a driver reload
+ * leave it and what the SM set as they are (its SMA still answers), so
+ * the subnet does not have to be swept again.  A link the SM disabled
+ * stays so.  The self-configured port never moves.
  */
 void port_link_up(struct emu *e)
 {
-	if (e->opt.port_mode != EMU_PORT_SM)
+	if (e->opt.port_mode != EMU_PORT_SM ||
+	    e->port.phys_state != MLX5X_PORT_PHYS_POLLING)
 		return;
 	e->port.phys_state = MLX5X_PORT_PHYS_LINK_UP;
 	port_set_state(e, MLX5X_PORT_STATE_INIT);
-}
-
-void port_link_down(struct emu *e)
-{
-	if (e->opt.port_mode != EMU_PORT_SM)
-		return;
-	e->port.phys_state = MLX5X_PORT_PHYS_POLLING;
-	port_set_state(e, MLX5X_PORT_STATE_DOWN);
 }
 
 /*
@@ -169,6 +166,29 @@ void port_set_state(struct emu *e, uint8_t state)
 		p->state = MLX5X_PORT_STATE_INIT;
 		port_event(e, MLX5X_PORT_CHANGE_INITIALIZED);
 	}
+}
+
+/* the port lines of the exit report: where the SM left it, what moved */
+void port_report(struct emu *e, FILE *fp)
+{
+	const struct emu_port *p = &e->port;
+	const struct emu_port_cnt *c = &p->cnt;
+	const struct emu_mcg *m;
+	unsigned int n = 0;
+
+	for (m = e->mcg; m; m = m->next)
+		n++;
+	fprintf(fp, "port_mode=%s\nport_state=%u\nport_phys_state=%u\n"
+		"port_lid=0x%x\nport_sm_lid=0x%x\nport_lmc=%u\n",
+		e->opt.port_mode == EMU_PORT_SM ? "sm" : "self", p->state,
+		p->phys_state, p->lid, p->sm_lid, p->lmc);
+	fprintf(fp, "port_xmit_pkts=%" PRIu64 "\nport_rcv_pkts=%" PRIu64
+		"\nport_xmit_mcast=%" PRIu64 "\nport_rcv_mcast=%" PRIu64
+		"\nport_xmit_discards=%" PRIu64 "\nport_rcv_errors=%" PRIu64
+		"\nport_vl15_dropped=%" PRIu64 "\nport_pkey_viol=%u\n"
+		"port_qkey_viol=%u\nmcg_attached=%u\n", c->xmit_pkts,
+		c->rcv_pkts, c->xmit_mcast, c->rcv_mcast, c->xmit_discards,
+		c->rcv_errors, c->vl15_dropped, p->pkey_viol, p->qkey_viol, n);
 }
 
 /*

@@ -31,7 +31,7 @@ enum {
 	VLARB_CAP		= 8,	/* entries in each priority table */
 };
 
-/* PortInfo byte offsets in the SMP data (IBTA §14.2.5.6 table 146) */
+/* PortInfo byte offsets in the SMP data (IBTA §14.2.5.6) */
 enum {
 	PI_MKEY = 0, PI_GID_PREFIX = 8, PI_LID = 16, PI_SM_LID = 18,
 	PI_CAP_MASK = 20, PI_MKEY_LEASE = 26, PI_LOCAL_PORT = 28,
@@ -131,10 +131,13 @@ static void port_info(struct emu *e, uint8_t *d)
 /*
  * PortState of a PortInfo Set (IBTA §14.2.5.6, the PortState row): 0 is
  * no change, DOWN restarts the link, INIT -> ARMED -> ACTIVE go one step
- * at a time; anything else is an invalid value.
+ * at a time; the current state (a Set copied from a Get) changes nothing;
+ * anything else is an invalid value.
  */
 static bool state_ok(uint8_t cur, uint8_t req)
 {
+	if (req == cur)
+		return true;
 	switch (req) {
 	case 0:
 	case MLX5X_PORT_STATE_DOWN:
@@ -167,7 +170,10 @@ static bool port_info_set_ok(struct emu *e, const uint8_t *d)
 	return true;
 }
 
-/* a link width/speed "enabled" field: 0 keeps, all-ones means supported */
+/*
+ * A link width/speed "enabled" field: 0 keeps it, all-ones means "set to
+ * supported"; LinkSpeedExtEnabled 30 disables the extended speeds.
+ */
 static uint8_t enabled_field(uint8_t req, uint8_t all, uint8_t supported,
 			     uint8_t cur)
 {
@@ -175,7 +181,31 @@ static uint8_t enabled_field(uint8_t req, uint8_t all, uint8_t supported,
 		return cur;
 	if (req == all)
 		return supported;
+	if (all == 0x1f && req == 0x1e)
+		return 0;
 	return req & supported ? req & supported : cur;
+}
+
+/*
+ * PortPhysicalState Set: Disabled takes the link down until a local Set
+ * of Polling; Polling retrains it (the neighbour is always there), the
+ * port coming back INIT.  0 (what opensm writes) and the read-only
+ * states a Set copied from a Get carries change nothing.
+ */
+static void phys_set(struct emu *e, uint8_t phys)
+{
+	struct emu_port *p = &e->port;
+
+	if (phys == MLX5X_PORT_PHYS_DISABLED) {
+		p->phys_state = MLX5X_PORT_PHYS_DISABLED;
+		port_set_state(e, MLX5X_PORT_STATE_DOWN);
+	} else if (phys == MLX5X_PORT_PHYS_POLLING) {
+		p->phys_state = MLX5X_PORT_PHYS_LINK_UP;
+		if (p->state == MLX5X_PORT_STATE_DOWN)
+			port_set_state(e, MLX5X_PORT_STATE_INIT);
+		else
+			port_set_state(e, MLX5X_PORT_STATE_DOWN);
+	}
 }
 
 static void set_gid_prefix(struct emu *e, const uint8_t *prefix)
@@ -241,6 +271,7 @@ static void port_info_set(struct emu *e, const uint8_t *d)
 		port_event(e, MLX5X_PORT_CHANGE_CLIENT_REREG);
 	if (state)
 		port_set_state(e, state);
+	phys_set(e, d[PI_PHYS] >> 4);
 }
 
 static uint16_t sma_port_info(struct emu *e, const uint8_t *in, uint8_t *out,

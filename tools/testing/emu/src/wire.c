@@ -130,16 +130,18 @@ void wire_init_link(struct wire *w, struct emu *a, struct emu *b)
 }
 
 /*
- * A port that is not ACTIVE sends only subnet management packets (QP0 on
- * VL15): IBTA vol. 1 §7.2 (the Initialize and Armed states); the rest is
- * discarded and counted (PortXmitDiscards).
+ * A port whose link is down sends nothing; one that is not ACTIVE sends
+ * only subnet management packets (QP0 on VL15): IBTA vol. 1 §7.2 (the
+ * Initialize and Armed states).  The rest is discarded and counted
+ * (PortXmitDiscards).
  */
 bool wire_xmit(struct emu *src, struct wire_pkt *p)
 {
 	struct wire *w = src->eng.wire;
 
 	p->src = src;
-	if (!w || (src->port.state != MLX5X_PORT_STATE_ACTIVE && p->sqpn)) {
+	if (!w || src->port.phys_state != MLX5X_PORT_PHYS_LINK_UP ||
+	    (src->port.state != MLX5X_PORT_STATE_ACTIVE && p->sqpn)) {
 		src->port.cnt.xmit_discards++;
 		pkt_free(p);
 		return false;

@@ -5,6 +5,8 @@
  * answered by the firmware or handed to the driver's QP0, P_Keys, and
  * multicast groups across a link of two devices.
  */
+#include <stdio.h>
+
 #include "eng_th.h"
 #include "mad.h"
 
@@ -354,6 +356,35 @@ static void t_sma_set(void)
 	   ev[1] == MLX5X_PORT_CHANGE_INITIALIZED,
 	   "... events DOWN, INITIALIZED (%u)", n);
 	is_u(x.t.e.port.state, MLX5X_PORT_STATE_INIT, "... back in INIT");
+	smp_get(&x, SMP_ATTR_PORT_INFO, 1, r);
+	memcpy(d, r + SMP_DATA_OFF, SMP_DATA_LEN);
+	d[32] &= 0xf0;				/* PortState: no change */
+	d[33] = MLX5X_PORT_PHYS_DISABLED << 4;
+	ok(!smp_set(&x, SMP_ATTR_PORT_INFO, 1, d, r) &&
+	   r[SMP_DATA_OFF + 33] >> 4 == MLX5X_PORT_PHYS_DISABLED &&
+	   (r[SMP_DATA_OFF + 32] & 0xf) == MLX5X_PORT_STATE_DOWN,
+	   "PortPhysicalState Disabled: link down, port DOWN");
+	ok(port_events(&x, ev, 16) == 1 && ev[0] == MLX5X_PORT_CHANGE_DOWN,
+	   "... event DOWN");
+	d[33] = MLX5X_PORT_PHYS_POLLING << 4;
+	ok(!smp_set(&x, SMP_ATTR_PORT_INFO, 1, d, r) &&
+	   r[SMP_DATA_OFF + 33] >> 4 == MLX5X_PORT_PHYS_LINK_UP &&
+	   (r[SMP_DATA_OFF + 32] & 0xf) == MLX5X_PORT_STATE_INIT,
+	   "PortPhysicalState Polling: the link retrains, INIT");
+	ok(port_events(&x, ev, 16) == 1 &&
+	   ev[0] == MLX5X_PORT_CHANGE_INITIALIZED, "... event INITIALIZED");
+	d[33] = MLX5X_PORT_PHYS_LINK_UP << 4;
+	ok(!smp_set(&x, SMP_ATTR_PORT_INFO, 1, d, r) &&
+	   !port_events(&x, ev, 16), "PortPhysicalState LinkUp: no change");
+	d[33] = 0;
+	d[63] = 0x1e;
+	ok(!smp_set(&x, SMP_ATTR_PORT_INFO, 1, d, r) &&
+	   !(r[SMP_DATA_OFF + 63] & 0x1f),
+	   "LinkSpeedExtEnabled 30: extended speeds disabled");
+	d[63] = 0x1f;
+	ok(!smp_set(&x, SMP_ATTR_PORT_INFO, 1, d, r) &&
+	   (r[SMP_DATA_OFF + 63] & 0x1f) == 3,
+	   "... 31: set to supported (FDR, EDR)");
 
 	/* P_KeyTable, GUIDInfo, SL2VL, VLArbitration */
 	memset(d, 0, sizeof(d));
@@ -558,6 +589,105 @@ static void t_wire_sma(void)
 	fx_run(&a, &b);
 	ok(a.x.t.e.port.cnt.xmit_discards == 1 && !fx_rcqe(&a, &e),
 	   "port INIT: a GMP from QP1 is discarded, counted");
+
+	/* the SM disables B's link: nothing reaches it */
+	{
+		uint8_t d[SMP_DATA_LEN], rr[MAD_LEN];
+
+		smp_get(&b.x, SMP_ATTR_PORT_INFO, 1, rr);
+		memcpy(d, rr + SMP_DATA_OFF, SMP_DATA_LEN);
+		d[32] &= 0xf0;		/* PortState: no change */
+		d[33] = MLX5X_PORT_PHYS_DISABLED << 4;
+		is_u(smp_set(&b.x, SMP_ATTR_PORT_INFO, 1, d, rr), 0,
+		     "B's link disabled");
+		fx_recv(&a, &a0, 0);
+		dr_hop1(m, SMP_ATTR_NODE_INFO, 0);
+		fx_send_mad(&a, &a0, m, LID_PERMISSIVE, 0, 0);
+		fx_run(&a, &b);
+		ok(!fx_rcqe(&a, &e) && !fx_rcqe(&b, &e),
+		   "... a DR SMP to it gets no answer");
+		d[33] = MLX5X_PORT_PHYS_POLLING << 4;
+		is_u(smp_set(&b.x, SMP_ATTR_PORT_INFO, 1, d, rr), 0,
+		     "B's link enabled again (Polling)");
+	}
+	/* TEARDOWN_HCA on B: the port stays, its firmware answers again */
+	{
+		uint8_t in[16] = { 0 }, out[16];
+
+		th_hdr(in, MLX5X_CMD_OP_TEARDOWN_HCA, 0);
+		PSET(in, MLX5X_TEARDOWN_HCA_IN_PROFILE, MLX5X_TEARDOWN_GRACEFUL);
+		is_u(th_status(&b.x.t, in, 16, out, 16), 0, "TEARDOWN_HCA on B");
+	}
+	ok(b.x.t.e.port.state == MLX5X_PORT_STATE_INIT &&
+	   b.x.t.e.port.phys_state == MLX5X_PORT_PHYS_LINK_UP,
+	   "... B's port stays up (INIT, LinkUp)");
+	dr_hop1(m, SMP_ATTR_NODE_INFO, 0);
+	fx_send_mad(&a, &a0, m, LID_PERMISSIVE, 0, 0);
+	fx_run(&a, &b);
+	ok(fx_rcqe(&a, &e) && get_be64(a.mr.host + MLX5X_GRH_LEN +
+				       SMP_DATA_OFF + 12) == GUID_B,
+	   "... and B's firmware SMA answers without a driver");
+	te_teardown(&a.x);
+	te_teardown(&b.x);
+}
+
+/*
+ * What opensm on A does to B's port when B has no driver: directed-route
+ * Sets over the link (LID and SM LID, then ARMED, then ACTIVE), then a
+ * LID-routed Get once both ends have LIDs.
+ */
+static void t_wire_sweep(void)
+{
+	struct fnode a, b;
+	struct tqp a0;
+	struct tcqe e;
+	struct wire w;
+	uint8_t m[MAD_LEN], r[MAD_LEN], d[SMP_DATA_LEN], ev[8], *rm;
+	static const uint8_t states[] = { 0, MLX5X_PORT_STATE_ARMED,
+					  MLX5X_PORT_STATE_ACTIVE };
+	unsigned int i, good = 0;
+
+	fx_link(&a, &b, &w);
+	activate(&a.x, 0x11, 0x11);	/* the SM's own port, by MAD_IFC */
+	fx_qp(&a, &a0, MLX5X_QP_ST_QP0);
+	rm = a.mr.host + MLX5X_GRH_LEN;
+	smp_get(&b.x, SMP_ATTR_PORT_INFO, 1, r);
+	port_events(&b.x, ev, 8);
+	memcpy(d, r + SMP_DATA_OFF, SMP_DATA_LEN);
+	put_be16(d + 16, 0x22);
+	put_be16(d + 18, 0x11);
+	d[33] = 0;
+	for (i = 0; i < ARRAY_SIZE(states); i++) {
+		d[32] = (uint8_t)((d[32] & 0xf0) | states[i]);
+		dr_hop1(m, SMP_ATTR_PORT_INFO, 1);
+		m[MAD_METHOD_OFF] = MAD_METHOD_SET;
+		memcpy(m + SMP_DATA_OFF, d, SMP_DATA_LEN);
+		fx_recv(&a, &a0, 0);
+		fx_send_mad(&a, &a0, m, LID_PERMISSIVE, 0, 0);
+		fx_run(&a, &b);
+		if (fx_rcqe(&a, &e) &&
+		    get_be16(rm + MAD_STATUS_OFF) == MAD_STATUS_DR_D &&
+		    get_be16(rm + SMP_DATA_OFF + 16) == 0x22 &&
+		    (rm[SMP_DATA_OFF + 32] & 0xf) ==
+		    (states[i] ? states[i] : MLX5X_PORT_STATE_INIT))
+			good++;
+	}
+	is_u(good, 3, "directed-route PortInfo Sets over the link: LID, "
+	     "ARMED, ACTIVE, each SetResp with the new port");
+	ok(port_events(&b.x, ev, 8) == 2 && ev[0] == MLX5X_PORT_CHANGE_LID &&
+	   ev[1] == MLX5X_PORT_CHANGE_ACTIVE,
+	   "... B's firmware raised LID, then ACTIVE");
+	ok(b.x.t.e.port.state == MLX5X_PORT_STATE_ACTIVE &&
+	   b.x.t.e.port.lid == 0x22 && b.x.t.e.port.sm_lid == 0x11,
+	   "... B is ACTIVE, LID 0x22, SM LID 0x11");
+	mad_hdr(m, MGMT_CLASS_SUBN_LID, MAD_METHOD_GET, SMP_ATTR_NODE_DESC, 0);
+	fx_recv(&a, &a0, 0);
+	fx_send_mad(&a, &a0, m, 0x22, 0, 0);
+	fx_run(&a, &b);
+	ok(fx_rcqe(&a, &e) && e.slid == 0x22 &&
+	   !get_be16(rm + MAD_STATUS_OFF) &&
+	   !memcmp(rm + SMP_DATA_OFF, b.x.t.e.port.node_desc, 64),
+	   "LID-routed NodeDescription Get A -> LID 0x22: B's description");
 	te_teardown(&a.x);
 	te_teardown(&b.x);
 }
@@ -636,6 +766,19 @@ static void t_wire_pma(void)
 	   "PortCounters Set: PortXmitPkts reset, PortXmitData kept");
 	ok(mad(&a.x, MGMT_CLASS_PERF, MAD_METHOD_GET, 0x0013, 0, NULL, m) ==
 	   MAD_STATUS_BAD_ATTR, "PortRcvErrorDetails: unsupported");
+	{
+		size_t len = 0;
+		char *buf = NULL;
+		FILE *fp = open_memstream(&buf, &len);
+
+		emu_report(&b.x.t.e, fp);
+		fclose(fp);
+		ok(strstr(buf, "port_mode=sm\nport_state=4\n") &&
+		   strstr(buf, "port_lid=0x22\nport_sm_lid=0x11\n") &&
+		   strstr(buf, "port_rcv_pkts=4\n"),
+		   "exit report: mode, state, LIDs, packets");
+		free(buf);
+	}
 	te_teardown(&a.x);
 	te_teardown(&b.x);
 }
@@ -847,6 +990,7 @@ int main(void)
 	t_sma_set();
 	t_pcap();
 	t_wire_sma();
+	t_wire_sweep();
 	t_wire_pma();
 	t_armed_lmc();
 	t_multicast();
