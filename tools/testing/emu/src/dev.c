@@ -280,8 +280,8 @@ void emu_report(struct emu *e, FILE *fp)
 
 	pthread_mutex_lock(&e->lock);
 	fprintf(fp, "emu=mlx5x-emu\nguid=0x%016" PRIx64 "\n", e->opt.guid);
-	/* the LID now (an SM may have set it) and whom the port is wired to */
-	fprintf(fp, "port_lid=%u\nlink=%s\n", e->port.lid,
+	/* whom the port is wired to: another function, or itself */
+	fprintf(fp, "link=%s\n",
 		e->eng.wire && e->eng.wire->end[1] ? "peer" : "loopback");
 	/* as the driver prints it: ibv_devinfo's fw_ver */
 	fprintf(fp, "fw_ver=%u.%u.%04u\n", e->opt.fw_major, e->opt.fw_minor,
