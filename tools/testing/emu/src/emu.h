@@ -84,6 +84,7 @@ struct emu_opts {
 	unsigned int boot_pages, init_pages;
 	unsigned int max_issi;		/* QUERY_ISSI offers 0..max_issi */
 	unsigned int init_delay_ms;	/* initializing bit after reset */
+	const char *name;	/* log tag of this function (NULL: one) */
 	uint8_t port_mode;		/* enum emu_port_mode */
 	struct fault_cfg fault;
 };
@@ -395,6 +396,9 @@ void emu_bar0_read(struct emu *e, uint64_t off, void *buf, uint32_t len);
 void emu_bar0_write(struct emu *e, uint64_t off, const void *buf, uint32_t len);
 void emu_report(struct emu *e, FILE *fp);
 uint64_t emu_live_objects(struct emu *e);
+/* join the ports of two devices back to back on wire w (dev.c) */
+struct wire;
+int emu_link(struct wire *w, struct emu *a, struct emu *b);
 
 /* iseg.c (emu.lock held) */
 void iseg_reset(struct emu *e);
