@@ -97,8 +97,21 @@ enum mlx5x_wqe_opcode {
 enum {
 	MLX5X_ATOMIC_OPS_CMP_SWAP	= 1 << 0,
 	MLX5X_ATOMIC_OPS_FETCH_ADD	= 1 << 1,
+	MLX5X_ATOMIC_OPS_EXT_CMP_SWAP	= 1 << 2,
+	MLX5X_ATOMIC_OPS_EXT_FETCH_ADD	= 1 << 3,
 	MLX5X_ATOMIC_SIZE_8B		= 1 << 3,
 	MLX5X_ATOMIC_REQ_MODE_HOST	= 1,
+};
+
+/*
+ * qpc.atomic_mode of a responder with remote atomics: IB-compatible
+ * (8-byte standard operations), or log2 of the largest extended operand
+ * (3 = 8 bytes .. 8 = 256 bytes).
+ */
+enum {
+	MLX5X_ATOMIC_MODE_IB_COMP	= 1,
+	MLX5X_ATOMIC_MODE_8B		= 3,
+	MLX5X_ATOMIC_MODE_MAX		= 8,
 };
 
 /*
