@@ -129,6 +129,8 @@ enum {
 #define MLX5X_CQC_ST_MASK                            0x00000f00U
 #define MLX5X_CQC_PAGE_OFFSET_OFF                    0x008
 #define MLX5X_CQC_PAGE_OFFSET_MASK                   0x00000fc0U
+#define MLX5X_CQC_CQ_TIMESTAMP_FORMAT_OFF            0x008
+#define MLX5X_CQC_CQ_TIMESTAMP_FORMAT_MASK           0x00000003U
 #define MLX5X_CQC_LOG_CQ_SIZE_OFF                    0x00c
 #define MLX5X_CQC_LOG_CQ_SIZE_MASK                   0x1f000000U
 #define MLX5X_CQC_UAR_PAGE_OFF                       0x00c

@@ -257,6 +257,15 @@ enum {
 	MLX5X_QPC_MTU_4K		= 0x5,
 };
 
+/* qpc.ts_format (and the cq_timestamp_format of the CQ context) */
+#define MLX5X_TS_FORMAT_FREE_RUNNING	0x0
+#define MLX5X_TS_FORMAT_DEFAULT		0x1
+#define MLX5X_TS_FORMAT_REAL_TIME	0x2
+
+/* qpc.atomic_mode: 0 leaves atomics off; n >= 3 allows 2^n-byte operands */
+#define MLX5X_QPC_ATOMIC_MODE_IB_COMP	0x1
+#define MLX5X_QPC_ATOMIC_MODE_8B	0x3
+
 /* opt_param_mask bits of the modify commands */
 enum mlx5x_qp_optpar {
 	MLX5X_QP_OPTPAR_ALT_ADDR_PATH	= 1 << 0,

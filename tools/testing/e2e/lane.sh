@@ -203,14 +203,26 @@ start_fault_emus() {
 	done
 }
 
-# emu_leaks TAG: "live_objects=0 pages_held=0" from the report, or fail.
+# emu_violations REPORT: the firmware rules the driver broke, as
+# "viol_name=N ..." (nothing if none); fails unless violations=0.
+emu_violations() {
+	local n
+	n=$(report_value "$1" violations)
+	[ "$n" = 0 ] && return 0
+	echo "violations=${n:-?}: $(grep -E '^viol_.*=[1-9]' "$1" | tr '\n' ' ')"
+	return 1
+}
+
+# emu_leaks TAG: "live_objects=0 pages_held=0" from the report and no
+# firmware-rule violation, or fail.
 emu_leaks() {
-	local r=$JOB/emu-$1-report.txt live pages
+	local r=$JOB/emu-$1-report.txt live pages viol rc=0
 	[ -s "$r" ] || { echo "no report ($(basename "$r"))"; return 1; }
 	live=$(report_value "$r" live_objects)
 	pages=$(report_value "$r" pages_held)
-	echo "live_objects=${live:-?} pages_held=${pages:-?}"
-	[ "$live" = 0 ] && [ "$pages" = 0 ]
+	viol=$(emu_violations "$r") || rc=1
+	echo "live_objects=${live:-?} pages_held=${pages:-?}${viol:+ $viol}"
+	[ "$live" = 0 ] && [ "$pages" = 0 ] && [ $rc = 0 ]
 }
 
 # emu_logged TAG N ERE WHAT: the emulator of scenario TAG logged N lines
@@ -387,6 +399,13 @@ check_emu_report() {
 		echo "emu/leaks	pass	live_objects=0 pages_held=0"
 	else
 		echo "emu/leaks	fail	live_objects=${live:-?} pages_held=${pages:-?}"
+	fi
+	# Every firmware rule held (the emulator counts each broken one).
+	local viol
+	if viol=$(emu_violations "$r"); then
+		echo "emu/violations	pass	0 firmware-rule violations"
+	else
+		echo "emu/violations	fail	$viol"
 	fi
 	# The firmware version the driver reported must be the emulator's.
 	local emu_fw dev_fw

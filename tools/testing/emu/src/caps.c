@@ -45,6 +45,13 @@ static const struct cap_val defaults[] = {
 	V(MLX5X_CAP_PKEY_TABLE_SIZE, 0),	/* 128 P_Keys */
 	V(MLX5X_CAP_CQE_VERSION, 1),
 	V(MLX5X_CAP_ATOMIC, 1),			/* 8-byte CS/FA (engine) */
+	/*
+	 * Static rates (ads.stat_rate codes, mlx5_ib mlx5r_ib_rate): the IB
+	 * rates up to the 100 Gb/s of a ConnectX-5 EDR port: 56G (1), 25G
+	 * (2), 100G (3), 50G (5), 2.5G (7), 10G (8), 30G (9), 5G (10), 20G
+	 * (11), 40G (12), 60G (13), 80G (14); not 200G, 400G or 120G.
+	 */
+	V(MLX5X_CAP_STAT_RATE_SUPPORT, 0x7fae),
 	V(MLX5X_CAP_CQ_RESIZE, 1),		/* MODIFY_CQ resize (engine) */
 	/*
 	 * qpc.block_lb_mc, as ConnectX-5: a UD QP does not receive its own
@@ -77,4 +84,6 @@ void caps_init(struct emu *e)
 		prm_set(e->hca.cap_max, defaults[i].off, defaults[i].mask,
 			defaults[i].val);
 	memcpy(e->hca.cap_cur, e->hca.cap_max, sizeof(e->hca.cap_cur));
+	/* big-endian atomic replies until SET_HCA_CAP(ATOMIC) (engine.c) */
+	e->hca.atomic_req_mode = 0;
 }

@@ -54,6 +54,13 @@ enum {
 int cmd_fail(struct cmd_ctx *c, uint8_t status, unsigned int file,
 	     unsigned int line);
 #define CMD_FAIL(c, st) cmd_fail((c), (st), EMU_FILE_ID, __LINE__)
+/*
+ * Refuse a command for breaking firmware rule r (emu.h, rules.c): the
+ * rule's status, syndrome EMU_RULE_SYND(r), and the rule's counter.
+ */
+#define EMU_RULE_SYND(r)	(0x5e800000u | (uint32_t)(r))
+int cmd_rule(struct cmd_ctx *c, enum emu_rule r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void cmd_detail(struct cmd_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -73,10 +73,19 @@ void cq_arm_doorbell(struct emu *e, struct emu_cq *cq, uint32_t word)
 	uint8_t cmd = (uint8_t)((word & MLX5X_CQ_DB_CMD_MASK) >> 24);
 	uint8_t rec[4];
 
-	/* the record must hold what the doorbell says (written first) */
+	/*
+	 * The PRM has software write the arm word to the CQ doorbell
+	 * record before ringing it (mlx5_cq_arm and libmlx5 mlx5_arm_cq do,
+	 * in that order): a record that does not hold it is a broken rule,
+	 * counted and reported; the doorbell itself is still obeyed.
+	 */
 	if (!gm_read(&e->gm, cq->dbr + MLX5X_CQ_DBR_ARM_OFF, rec, sizeof(rec)) &&
-	    get_be32(rec) != word)
+	    get_be32(rec) != word) {
 		cq->eng.dbr_mismatch++;
+		rule_hit(e, R_CQ_ARM_DBR_MISMATCH,
+			 "CQ %u: arm 0x%08x, record 0x%08x", cq->cqn, word,
+			 get_be32(rec));
+	}
 	if (cq->eng.error)
 		return;
 	if (!cq->armed && cq->eng.fired && sn == cq->eng.fired_sn) {

@@ -285,6 +285,7 @@ void emu_report(struct emu *e, FILE *fp)
 	fprintf(fp, "cmd_dma_errors=%" PRIu64 "\ncmd_spurious=%" PRIu64 "\n",
 		e->cmdq.dma_errors, e->cmdq.spurious);
 	report_cmds(e, fp);
+	rules_report(e, fp);
 	eng_report(e, fp);
 	fprintf(fp, "eq_overruns=%" PRIu64 "\ncq_arms=%" PRIu64 "\n",
 		e->stats.eq_overruns, e->stats.cq_arms);

@@ -278,6 +278,27 @@ struct emu_hca {
 	uint32_t npages, pages_cap;
 	uint32_t boot_pages, init_pages;	/* asked for */
 	uint64_t pages_given, pages_taken, pages_dropped;
+	/*
+	 * atomic_req_8B_endianness_mode in effect (ATOMIC caps): 0, big
+	 * endian, at boot; 1, host endianness, once SET_HCA_CAP(ATOMIC)
+	 * asked for it (mlx5_core handle_hca_cap_atomic)
+	 */
+	uint8_t atomic_req_mode;
+};
+
+/*
+ * Firmware rules a driver can break (rules.c has the table: name, status
+ * and where each comes from).  Every hit is counted in emu.viol and
+ * reported as viol_<name>; the e2e lanes fail on any non-zero count.
+ */
+enum emu_rule {
+	R_QP_OPTPAR, R_QP_MTU, R_QP_MSG_MAX, R_QP_PORT, R_QP_PKEY_INDEX,
+	R_QP_RLID, R_QP_SGID_INDEX, R_QP_STAT_RATE, R_QP_SRA, R_QP_RRA,
+	R_QP_ATOMIC_MODE, R_QP_TS_FORMAT, R_QP_UMR_FRE, R_QP_PD, R_QP_CQ,
+	R_QP_SRQ, R_QP_XRCD, R_QP_UAR, R_CQ_TS_FORMAT, R_SET_CAP_ATOMIC,
+	R_SQ_DB_FOREIGN_UAR, R_CQ_ARM_FOREIGN_UAR, R_CQ_ARM_DBR_MISMATCH,
+	R_ATOMIC_NO_MODE,
+	R_NUM
 };
 
 struct emu_stats {
@@ -307,6 +328,7 @@ struct emu {
 	struct emu_stats stats;
 	struct eng eng;		/* transport engine; own kick_lock */
 	uint64_t *cmd_count, *cmd_fail;	/* per dispatch-table entry */
+	uint64_t viol[R_NUM];	/* firmware-rule violations (rules.c) */
 	uint64_t unknown_ops;
 };
 
@@ -370,6 +392,12 @@ void eq_free(struct emu_eq *eq);
 
 /* caps.c */
 void caps_init(struct emu *e);
+
+/* rules.c: a firmware rule broken outside a command (emu.lock held) */
+void rule_hit(struct emu *e, enum emu_rule r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void rules_report(struct emu *e, FILE *fp);	/* emu.lock held */
+uint64_t rules_total(const struct emu *e);
 
 /* port.c */
 void port_init(struct emu *e);

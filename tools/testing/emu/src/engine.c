@@ -489,10 +489,19 @@ void eng_uar_send(struct emu *e, uint32_t uar, uint32_t off,
 		emu_warn("send doorbell on UAR %u for unknown QP 0x%x", uar, qpn);
 		return;
 	}
-	if (qp->uar && qp->uar->index != uar) {
+	/*
+	 * A send doorbell counts only on the QP's own UAR page
+	 * (qpc.uar_page): the PRM makes a UAR page the doorbell space of its
+	 * owner, so a write through another page (another process's, say)
+	 * must not start this QP.  mlx5_ib and libmlx5 ring the page of the
+	 * bfreg the QP was created with.
+	 */
+	if (!qp->uar || qp->uar->index != uar) {
 		g->st.db_bad++;
-		emu_dbg("QP 0x%x rung on UAR %u, its UAR is %u", qpn, uar,
-			qp->uar->index);
+		rule_hit(e, R_SQ_DB_FOREIGN_UAR,
+			 "QP 0x%x rung on UAR %u, its UAR is %d (dropped)", qpn,
+			 uar, qp->uar ? (int)qp->uar->index : -1);
+		return;
 	}
 	g->st.sq_doorbells++;
 	qp->eng.db = true;
@@ -567,13 +576,17 @@ void eng_qp_release(struct emu *e, struct emu_qp *qp)
 
 /*
  * The atomic capabilities the engine implements: 8-byte compare&swap and
- * fetch&add on host-order memory.  The byte order is fixed (no SET_HCA_CAP
- * of the atomic capabilities is needed or accepted).
+ * fetch&add.  req_mode is atomic_req_8B_endianness_mode, the byte order
+ * in which a requester returns the original value: big endian (0) at
+ * boot, host order (1) once SET_HCA_CAP(ATOMIC) selected it, which
+ * mlx5_core does when supported_atomic_req_8B_endianness_mode_1 is set
+ * (main.c handle_hca_cap_atomic); mlx5_ib reports IB_ATOMIC_HCA only then.
  */
-void eng_atomic_caps(uint8_t *cap)
+void eng_atomic_caps(uint8_t *cap, uint8_t req_mode)
 {
 	memset(cap, 0, MLX5X_HCA_CAP_LEN);
-	PSET(cap, MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS, MLX5X_ATOMIC_REQ_MODE_HOST);
+	PSET(cap, MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS, req_mode);
+	PSET(cap, MLX5X_ATOMIC_CAP_SUPP_8B_ENDIANNESS_1, 1);
 	PSET(cap, MLX5X_ATOMIC_CAP_OPERATIONS,
 	     MLX5X_ATOMIC_OPS_CMP_SWAP | MLX5X_ATOMIC_OPS_FETCH_ADD);
 	PSET(cap, MLX5X_ATOMIC_CAP_SIZE_QP, MLX5X_ATOMIC_SIZE_8B);
@@ -602,8 +615,9 @@ void eng_report(struct emu *e, FILE *fp)
 		s->sq_doorbells, s->bf_wqes, s->bf_writes, s->db_bad);
 	fprintf(fp, "eng_pkts=%" PRIu64 "\neng_pkts_dropped=%" PRIu64
 		"\neng_naks=%" PRIu64 "\neng_rnr_naks=%" PRIu64
-		"\neng_timeouts=%" PRIu64 "\n", s->pkts, s->pkts_dropped,
-		s->naks, s->rnr_naks, s->timeouts);
+		"\neng_timeouts=%" PRIu64 "\neng_rra_naks=%" PRIu64 "\n",
+		s->pkts, s->pkts_dropped, s->naks, s->rnr_naks, s->timeouts,
+		s->rra_naks);
 	fprintf(fp, "eng_cqes=%" PRIu64 "\neng_cq_events=%" PRIu64
 		"\neng_async_events=%" PRIu64 "\neng_flushed=%" PRIu64 "\n",
 		s->cqes, s->cq_events, s->async_events, s->flushed);

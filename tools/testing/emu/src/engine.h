@@ -52,8 +52,8 @@ uint64_t eng_now(struct emu *e);
 uint64_t eng_real_clock(void *arg);	/* the default clock: monotonic ns */
 void eng_kick(struct emu *e);
 void eng_report(struct emu *e, FILE *fp);	/* emu.lock held */
-/* QUERY_HCA_CAP type ATOMIC: what the engine executes */
-void eng_atomic_caps(uint8_t *cap);
+/* QUERY_HCA_CAP type ATOMIC: what the engine executes, in req_mode */
+void eng_atomic_caps(uint8_t *cap, uint8_t req_mode);
 
 /* UAR writes at the send doorbell / BlueFlame offsets (emu.lock held) */
 void eng_uar_send(struct emu *e, uint32_t uar, uint32_t off,
@@ -265,13 +265,17 @@ static inline uint32_t psn_add(uint32_t a, uint32_t n)
 	return (a + n) & 0xffffff;
 }
 
-/* path MTU of the QP in bytes (qpc.mtu), 256..4096 */
+/*
+ * Path MTU of the QP in bytes (qpc.mtu), 256..4096.  INIT2RTR refuses any
+ * other mtu (rule qp_mtu, qp_check.c), so a QP that sends has a valid
+ * one; the clamp only keeps a QP that never reached RTR well defined.
+ */
 static inline uint32_t qp_mtu(const struct emu_qp *qp)
 {
 	uint32_t m = QPC(qp, MLX5X_QPC_MTU);
 
 	if (m < MLX5X_QPC_MTU_256 || m > MLX5X_QPC_MTU_4K)
-		m = MLX5X_QPC_MTU_1K;
+		m = MLX5X_QPC_MTU_256;
 	return 128u << m;
 }
 

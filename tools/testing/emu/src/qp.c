@@ -13,36 +13,11 @@
 #include "cmd.h"
 #include "engine.h"
 #include "log.h"
+#include "qp_int.h"
 
 #define EMU_FILE_ID FILE_QP
 
 #define PATH(o) (MLX5X_QPC_PRI_PATH_OFF + (o))
-
-/* groups of context fields a transition may take */
-enum {
-	F_ACCESS	= 1u << 0,
-	F_PKEY		= 1u << 1,
-	F_PORT		= 1u << 2,
-	F_QKEY		= 1u << 3,
-	F_PATH		= 1u << 4,
-	F_ALT_PATH	= 1u << 5,
-	F_MTU		= 1u << 6,
-	F_RQPN		= 1u << 7,
-	F_RPSN		= 1u << 8,
-	F_RRA		= 1u << 9,
-	F_RNR		= 1u << 10,
-	F_SPSN		= 1u << 11,
-	F_RETRY		= 1u << 12,
-	F_RNR_RETRY	= 1u << 13,
-	F_SRA		= 1u << 14,
-	F_ACK_TO	= 1u << 15,
-	F_COUNTER	= 1u << 16,
-	F_PM		= 1u << 17,
-	F_LAG		= 1u << 18,
-	F_RRE		= 1u << 19,
-	F_RWE		= 1u << 20,
-	F_RAE		= 1u << 21,
-};
 
 static const struct {
 	uint32_t group;
@@ -51,6 +26,9 @@ static const struct {
 	{ F_ACCESS | F_RRE, MLX5X_QPC_RRE_OFF, MLX5X_QPC_RRE_MASK },
 	{ F_ACCESS | F_RWE, MLX5X_QPC_RWE_OFF, MLX5X_QPC_RWE_MASK },
 	{ F_ACCESS | F_RAE, MLX5X_QPC_RAE_OFF, MLX5X_QPC_RAE_MASK },
+	/* mlx5_ib set_qpc_atomic_flags writes the mode along with rae */
+	{ F_ACCESS | F_RAE, MLX5X_QPC_ATOMIC_MODE_OFF,
+	  MLX5X_QPC_ATOMIC_MODE_MASK },
 	{ F_PKEY, PATH(MLX5X_ADS_PKEY_INDEX_OFF), MLX5X_ADS_PKEY_INDEX_MASK },
 	{ F_PORT, PATH(MLX5X_ADS_VHCA_PORT_NUM_OFF),
 	  MLX5X_ADS_VHCA_PORT_NUM_MASK },
@@ -109,32 +87,33 @@ static const struct {
 
 #define ANY_STATE 0xff
 
+/*
+ * The transitions and the fields each always takes (the PRM's required
+ * parameters); optional ones come from opt_param_mask, as far as the
+ * PRM's table allows them (qp_check.c qp_optpar_allowed).  A connected
+ * QP's INIT2RTR also takes the port of its primary path (h_modify_qp).
+ */
 static const struct {
 	uint16_t op;
 	uint8_t from, to;
 	uint32_t required;	/* groups always taken */
-	uint32_t allowed;	/* groups opt_param_mask may add */
 } transitions[] = {
 	{ MLX5X_CMD_OP_RST2INIT_QP, MLX5X_QP_STATE_RST, MLX5X_QP_STATE_INIT,
-	  F_ACCESS | F_PKEY | F_PORT | F_QKEY | F_COUNTER, F_LAG },
+	  F_ACCESS | F_PKEY | F_PORT | F_QKEY | F_COUNTER },
 	{ MLX5X_CMD_OP_INIT2INIT_QP, MLX5X_QP_STATE_INIT, MLX5X_QP_STATE_INIT,
-	  0, F_ACCESS | F_PKEY | F_PORT | F_QKEY | F_COUNTER | F_LAG },
+	  0 },
 	{ MLX5X_CMD_OP_INIT2RTR_QP, MLX5X_QP_STATE_INIT, MLX5X_QP_STATE_RTR,
-	  F_PATH | F_MTU | F_RQPN | F_RPSN | F_RRA | F_RNR,
-	  F_ACCESS | F_PKEY | F_QKEY | F_ALT_PATH | F_LAG | F_COUNTER },
+	  F_PATH | F_MTU | F_RQPN | F_RPSN | F_RRA | F_RNR },
 	{ MLX5X_CMD_OP_RTR2RTS_QP, MLX5X_QP_STATE_RTR, MLX5X_QP_STATE_RTS,
-	  F_SPSN | F_RETRY | F_RNR_RETRY | F_SRA | F_ACK_TO,
-	  F_ACCESS | F_RNR | F_ALT_PATH | F_PM | F_QKEY | F_COUNTER },
+	  F_SPSN | F_RETRY | F_RNR_RETRY | F_SRA | F_ACK_TO },
 	{ MLX5X_CMD_OP_RTS2RTS_QP, MLX5X_QP_STATE_RTS, MLX5X_QP_STATE_RTS,
-	  0, F_ACCESS | F_RNR | F_ALT_PATH | F_PATH | F_PM | F_QKEY |
-	  F_ACK_TO | F_COUNTER | F_LAG },
+	  0 },
 	{ MLX5X_CMD_OP_SQERR2RTS_QP, MLX5X_QP_STATE_SQER, MLX5X_QP_STATE_RTS,
-	  0, F_ACCESS | F_RNR | F_QKEY },
+	  0 },
 	{ MLX5X_CMD_OP_SQD_RTS_QP, MLX5X_QP_STATE_SQD, MLX5X_QP_STATE_RTS,
-	  0, F_ACCESS | F_RNR | F_ALT_PATH | F_PATH | F_PM | F_QKEY |
-	  F_ACK_TO | F_RETRY | F_RNR_RETRY | F_SRA | F_RRA },
-	{ MLX5X_CMD_OP_2ERR_QP, ANY_STATE, MLX5X_QP_STATE_ERR, 0, 0 },
-	{ MLX5X_CMD_OP_2RST_QP, ANY_STATE, MLX5X_QP_STATE_RST, 0, 0 },
+	  0 },
+	{ MLX5X_CMD_OP_2ERR_QP, ANY_STATE, MLX5X_QP_STATE_ERR, 0 },
+	{ MLX5X_CMD_OP_2RST_QP, ANY_STATE, MLX5X_QP_STATE_RST, 0 },
 };
 
 static const char *state_name(uint8_t s)
@@ -164,12 +143,51 @@ static struct emu_qp *get_qp(struct cmd_ctx *c)
 	return objtab_get(&c->e->obj[OBJ_QP], PGET(c->in, MLX5X_QP_IN_QPN));
 }
 
+/* the groups the command's context delivers, or a refusal */
+static int modify_groups(struct cmd_ctx *c, const struct emu_qp *qp,
+			 unsigned int t, uint32_t *groups)
+{
+	uint32_t opt = get_be32(c->in + MLX5X_QP_IN_OPT_PARAM_MASK_OFF);
+	uint32_t bad = opt & ~qp_optpar_allowed(c->op, qp->st);
+	unsigned int i;
+
+	if (bad)
+		return cmd_rule(c, R_QP_OPTPAR, "QP 0x%x st 0x%x opt_param_mask 0x%x: 0x%x not allowed",
+				qp->qpn, qp->st, opt, bad);
+	*groups = transitions[t].required;
+	if (c->op == MLX5X_CMD_OP_INIT2RTR_QP && qp_st_connected(qp->st))
+		*groups |= F_PORT;
+	for (i = 0; i < ARRAY_SIZE(optional); i++)
+		if (opt & optional[i].optpar)
+			*groups |= optional[i].group;
+	return 0;
+}
+
+/*
+ * The REG_UMR QP is created without a PD (mlx5_ib leaves qpc.pd 0) and
+ * gets it at RST2INIT, where it must name a live PD as on any QP.
+ */
+static int modify_pd(struct cmd_ctx *c, struct emu_qp *qp, const uint8_t *qpc)
+{
+	struct emu_pd *pd;
+
+	if (c->op != MLX5X_CMD_OP_RST2INIT_QP || qp->pd)
+		return 0;
+	pd = objtab_get(&c->e->obj[OBJ_PD], PGET(qpc, MLX5X_QPC_PD));
+	if (!pd)
+		return cmd_rule(c, R_QP_PD, "QP 0x%x: pd %u at RST2INIT",
+				qp->qpn, PGET(qpc, MLX5X_QPC_PD));
+	qp->pd = pd;
+	pd->refs++;
+	return 0;
+}
+
 int h_modify_qp(struct cmd_ctx *c)
 {
 	const uint8_t *qpc = c->in + MLX5X_QP_IN_QPC_OFF;
 	struct emu_qp *qp = get_qp(c);
-	uint32_t opt, groups;
-	unsigned int i, t;
+	uint32_t groups = 0;
+	unsigned int t;
 	uint8_t from;
 
 	if (c->op_mod)
@@ -183,16 +201,12 @@ int h_modify_qp(struct cmd_ctx *c)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_OP);
 	if (transitions[t].from != ANY_STATE && transitions[t].from != qp->state)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_QP_STATE);
-	groups = transitions[t].required;
-	if (c->inlen >= MLX5X_QP_MODIFY_IN_LEN) {
-		opt = get_be32(c->in + MLX5X_QP_IN_OPT_PARAM_MASK_OFF);
-		for (i = 0; i < ARRAY_SIZE(optional); i++)
-			if (opt & optional[i].optpar)
-				groups |= optional[i].group &
-					  /* F_ACCESS allows each of its bits */
-					  (transitions[t].allowed & F_ACCESS ?
-					   transitions[t].allowed | F_RRE |
-					   F_RWE | F_RAE : transitions[t].allowed);
+	/* 2RST and 2ERR carry no context (mlx5_ib sends only the QPN) */
+	if (transitions[t].from != ANY_STATE) {
+		if (modify_groups(c, qp, t, &groups) ||
+		    qp_check_fields(c, qp, qpc, groups) ||
+		    modify_pd(c, qp, qpc))
+			return c->status;
 		take_fields(qp, qpc, groups);
 	}
 	cmd_detail(c, "qpn=0x%x %s->%s", qp->qpn, state_name(qp->state),
@@ -239,39 +253,49 @@ static bool st_supported(uint8_t st)
 	}
 }
 
-/* look up the objects the context names; 0 means none where optional */
+/*
+ * The objects the context names must exist and be of the right kind;
+ * firmware has no object 0 to mean "none", which is why mlx5_ib names
+ * its reserved objects (devr: c0, s0/s1, xrcdn0/xrcdn1) where a QP has no
+ * CQ, SRQ or XRC domain of its own.  Exceptions the PRM makes and
+ * mlx5_ib uses: a REG_UMR QP gets its PD at RST2INIT (qpc.pd 0 at
+ * create), and a QP without a send queue (XRC target) has no UAR.
+ */
 static int qp_refs(struct cmd_ctx *c, const uint8_t *qpc, struct emu_qp *qp)
 {
 	struct emu *e = c->e;
+	uint32_t pdn = PGET(qpc, MLX5X_QPC_PD);
+	uint32_t uarn = PGET(qpc, MLX5X_QPC_UAR_PAGE);
 	uint32_t scqn = PGET(qpc, MLX5X_QPC_CQN_SND);
 	uint32_t rcqn = PGET(qpc, MLX5X_QPC_CQN_RCV);
+	uint32_t srqn = PGET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN);
 	uint32_t xrcdn = PGET(qpc, MLX5X_QPC_XRCD);
 	uint32_t rq_type = PGET(qpc, MLX5X_QPC_RQ_TYPE);
+	bool umr = PGET(qpc, MLX5X_QPC_ST) == MLX5X_QP_ST_REG_UMR;
 
-	qp->pd = objtab_get(&e->obj[OBJ_PD], PGET(qpc, MLX5X_QPC_PD));
-	qp->uar = objtab_get(&e->obj[OBJ_UAR], PGET(qpc, MLX5X_QPC_UAR_PAGE));
-	qp->scq = scqn ? objtab_get(&e->obj[OBJ_CQ], scqn) : NULL;
-	qp->rcq = rcqn ? objtab_get(&e->obj[OBJ_CQ], rcqn) : NULL;
-	qp->xrcd = xrcdn ? objtab_get(&e->obj[OBJ_XRCD], xrcdn) : NULL;
-	/*
-	 * The UMR QP has no PD (mlx5_ib leaves qpc.pd 0); an XRC target QP
-	 * has no send queue and no UAR (qpc.uar_page 0).
-	 */
-	if ((!qp->pd && PGET(qpc, MLX5X_QPC_ST) != MLX5X_QP_ST_REG_UMR) ||
-	    (!qp->uar && (PGET(qpc, MLX5X_QPC_UAR_PAGE) ||
-			  !PGET(qpc, MLX5X_QPC_NO_SQ))) ||
-	    (scqn && !qp->scq) || (rcqn && !qp->rcq) ||
-	    (xrcdn && !qp->xrcd))
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
-	if (rq_type == MLX5X_QP_RQ_SRQ) {
-		qp->srq = objtab_get(&e->obj[OBJ_SRQ],
-				     PGET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN));
-		if (!qp->srq)
-			return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
-	} else if (rq_type != MLX5X_QP_RQ_NON_ZERO &&
-		   rq_type != MLX5X_QP_RQ_ZERO_LEN) {
+	if (rq_type != MLX5X_QP_RQ_NON_ZERO && rq_type != MLX5X_QP_RQ_SRQ &&
+	    rq_type != MLX5X_QP_RQ_ZERO_LEN)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
-	}
+	qp->pd = objtab_get(&e->obj[OBJ_PD], pdn);
+	qp->uar = objtab_get(&e->obj[OBJ_UAR], uarn);
+	qp->scq = objtab_get(&e->obj[OBJ_CQ], scqn);
+	qp->rcq = objtab_get(&e->obj[OBJ_CQ], rcqn);
+	qp->srq = objtab_get(&e->obj[OBJ_SRQ], srqn);
+	qp->xrcd = objtab_get(&e->obj[OBJ_XRCD], xrcdn);
+	if (!qp->pd && !(umr && !pdn))
+		return cmd_rule(c, R_QP_PD, "pd %u", pdn);
+	if (!qp->uar && (uarn || !PGET(qpc, MLX5X_QPC_NO_SQ)))
+		return cmd_rule(c, R_QP_UAR, "uar_page %u", uarn);
+	if (!qp->scq || !qp->rcq)
+		return cmd_rule(c, R_QP_CQ, "cqn_snd %u cqn_rcv %u", scqn, rcqn);
+	if (!qp->srq)
+		return cmd_rule(c, R_QP_SRQ, "srqn %u (rq_type %u)", srqn,
+				rq_type);
+	if (!qp->xrcd)
+		return cmd_rule(c, R_QP_XRCD, "xrcd %u", xrcdn);
+	/* only an SRQ-attached QP takes its receives from the SRQ */
+	if (rq_type != MLX5X_QP_RQ_SRQ)
+		qp->srq = NULL;
 	return 0;
 }
 
@@ -323,6 +347,8 @@ static int check_create(struct cmd_ctx *c, const uint8_t *qpc)
 	if (!st_supported((uint8_t)PGET(qpc, MLX5X_QPC_ST)) ||
 	    PGET(qpc, MLX5X_QPC_STATE) != MLX5X_QP_STATE_RST)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (qp_check_create_ctx(c, qpc))
+		return c->status;
 	if ((dbr & 3) || !gm_check(&e->gm, dbr, 8, GM_PROT_READ | GM_PROT_WRITE))
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 	return 0;

@@ -463,20 +463,40 @@ static int check_local(struct emu *e, struct emu_qp *qp, const struct swqe *w)
 		if (mkey_check(e, w->sge[i].lkey, qp->pd, w->sge[i].addr,
 			       w->sge[i].len, acc, NULL))
 			return MLX5X_CQE_SYND_LOCAL_PROT_ERR;
-	if (w->len > (1ull << CAP(e, MLX5X_CAP_LOG_MAX_MSG)))
+	/* the QP's own message limit (qpc.log_msg_max, at most the cap) */
+	if (w->len > (1ull << QPC(qp, MLX5X_QPC_LOG_MSG_MAX)))
 		return MLX5X_CQE_SYND_LOCAL_LENGTH_ERR;
 	return 0;
 }
 
-static bool outstanding_rdatom(struct emu_qp *qp)
+/* READs and atomics started and not completed */
+static uint32_t outstanding_rdatom(struct emu_qp *qp)
 {
-	uint32_t i;
+	uint32_t i, n = 0;
 
 	for (i = 0; i < qp->eng.ring_n; i++)
 		if ((ent_at(qp, i)->flags & (SQE_RDATOM | SQE_DONE)) ==
 		    SQE_RDATOM)
-			return true;
-	return false;
+			n++;
+	return n;
+}
+
+static bool is_rdatom_op(uint8_t opcode)
+{
+	return opcode == MLX5X_OPCODE_RDMA_READ ||
+	       opcode == MLX5X_OPCODE_ATOMIC_CS ||
+	       opcode == MLX5X_OPCODE_ATOMIC_FA;
+}
+
+/*
+ * The requester keeps at most 2^log_sra_max READs and atomics in flight
+ * (PRM qpc.log_sra_max; IBTA "initiator depth"): the next one waits for
+ * a response, so a responder honouring its own depth never has to NAK.
+ */
+static bool sra_full(struct emu_qp *qp, const struct swqe *w)
+{
+	return is_rdatom_op(w->opcode) &&
+	       outstanding_rdatom(qp) >= 1u << QPC(qp, MLX5X_QPC_LOG_SRA_MAX);
 }
 
 static uint32_t wqe_pkts(const struct swqe *w, uint32_t mtu)
@@ -512,6 +532,8 @@ static bool req_fetch(struct emu *e, struct emu_qp *qp)
 	synd = sq_fetch(e, qp, r->sq_head, w);
 	if (!synd && w->fence && outstanding_rdatom(qp))
 		return false;	/* fenced behind READ/atomic: wait */
+	if (!synd && sra_full(qp, w))
+		return false;	/* initiator depth reached: wait */
 	if (ring_push(qp, &s))
 		return false;
 	s->idx = r->sq_head;
@@ -758,9 +780,14 @@ static void rsp_atomic(struct emu *e, struct emu_qp *qp, struct wire_pkt *p)
 		return;
 	if (i)
 		ack_upto(qp, psn_add(s->psn, 0xffffff));
-	/* the original value lands in host (little-endian) order */
+	/*
+	 * The original value lands in host (little-endian) order once
+	 * SET_HCA_CAP(ATOMIC) selected that mode, in big-endian order (the
+	 * boot mode, atomic_req_8B_endianness_mode 0) before.
+	 */
 	for (b = 0; b < 8; b++)
-		le[b] = (uint8_t)(p->orig >> (8 * b));
+		le[e->hca.atomic_req_mode ? b : 7 - b] =
+			(uint8_t)(p->orig >> (8 * b));
 	if (sq_fetch(e, qp, s->idx, w) ||
 	    sg_copy(e, qp->pd, w->sge, w->nsge, 0, le, 8, true)) {
 		fail_ent(qp, i, MLX5X_CQE_SYND_LOCAL_PROT_ERR);
@@ -1242,6 +1269,19 @@ static void rx_atomic(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
 			  MLX5X_EVENT_WQ_ACCESS_ERROR, now);
 		return;
 	}
+	/*
+	 * rae without an atomic_mode allows no atomic: the PRM's
+	 * atomic_mode says which operand sizes the responder executes, 0
+	 * none (mlx5_ib set_qpc_atomic_flags always writes one with rae).
+	 * The request is an invalid one for this QP.
+	 */
+	if (!QPC(qp, MLX5X_QPC_ATOMIC_MODE)) {
+		rule_hit(e, R_ATOMIC_NO_MODE, "QP 0x%x: atomic with rae but atomic_mode 0",
+			 qp->qpn);
+		resp_fail(e, qp, p, NAK_INVALID_REQ, 0,
+			  MLX5X_EVENT_WQ_INVAL_REQ_ERROR, now);
+		return;
+	}
 	mk = mkey_lookup(e, p->rkey);
 	if (mkey_dma(e, mk, p->va, b, 8, false))
 		goto fault;
@@ -1360,6 +1400,17 @@ static bool resp_rx(struct emu *e, struct emu_qp *qp, struct wire_pkt *p,
 	r->nak_sent = false;
 	/* every XRC request names its SRQ (XRCETH): receives and keys */
 	if (!xrc_bind(e, qp, p)) {
+		resp_fail(e, qp, p, NAK_INVALID_REQ, 0,
+			  MLX5X_EVENT_WQ_INVAL_REQ_ERROR, now);
+		return true;
+	}
+	/*
+	 * More READs/atomics than log_rra_max lets the responder hold (PRM
+	 * qpc.log_rra_max; IBTA 9.7.5.2.4: responder resources exceeded)
+	 * are NAKed as invalid requests.
+	 */
+	if (p->rd_over) {
+		e->eng.st.rra_naks++;
 		resp_fail(e, qp, p, NAK_INVALID_REQ, 0,
 			  MLX5X_EVENT_WQ_INVAL_REQ_ERROR, now);
 		return true;
@@ -1527,6 +1578,26 @@ void qp_timer_fired(struct emu *e, struct emu_qp *qp, uint64_t now)
 }
 
 /* a packet routed to this QP (emu.lock held) */
+static bool is_rdatom_pkt(const struct wire_pkt *p)
+{
+	return p->op == PKT_READ_REQ || p->op == PKT_CMP_SWAP ||
+	       p->op == PKT_FETCH_ADD;
+}
+
+/* a new READ/atomic finds 2^log_rra_max ones already held */
+static bool rra_full(struct emu_qp *qp, const struct wire_pkt *p)
+{
+	const struct wire_pkt *q;
+	uint32_t held = qp->eng.rd.active;
+
+	if (!is_rdatom_pkt(p))
+		return false;
+	for (q = qp->eng.rxq_req; q; q = q->next)
+		if (is_rdatom_pkt(q) && !q->rd_over)
+			held++;
+	return held >= 1u << QPC(qp, MLX5X_QPC_LOG_RRA_MAX);
+}
+
 void qp_rx(struct emu *e, struct emu_qp *qp, struct wire_pkt *p)
 {
 	struct eng_qp *r = &qp->eng;
@@ -1556,6 +1627,7 @@ void qp_rx(struct emu *e, struct emu_qp *qp, struct wire_pkt *p)
 			r->rxq_rsp = p;
 		r->rxq_rsp_tail = p;
 	} else {
+		p->rd_over = rra_full(qp, p);
 		if (r->rxq_req_tail)
 			r->rxq_req_tail->next = p;
 		else

@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "engine.h"
 #include "log.h"
+#include "qp_int.h"
 
 #define EMU_FILE_ID FILE_RES
 
@@ -132,6 +133,10 @@ int h_create_cq(struct cmd_ctx *c)
 	    PGET(cqc, MLX5X_CQC_DBR_UMEM_VALID) ||
 	    PGET(cqc, MLX5X_CQC_CQE_COMP_EN))
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	/* a ConnectX-5 stamps CQEs from its free-running clock (qp_check.c) */
+	if (!ts_format_ok(e, PGET(cqc, MLX5X_CQC_CQ_TIMESTAMP_FORMAT)))
+		return cmd_rule(c, R_CQ_TS_FORMAT, "cq_timestamp_format %u",
+				PGET(cqc, MLX5X_CQC_CQ_TIMESTAMP_FORMAT));
 	dbr = get_be64(cqc + MLX5X_CQC_DBR_ADDR_OFF);
 	if ((dbr & 7) || !gm_check(&e->gm, dbr, 8, GM_PROT_READ | GM_PROT_WRITE))
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
@@ -223,7 +228,7 @@ int h_modify_cq(struct cmd_ctx *c)
 
 /* ---- UAR page writes ---- */
 
-static void cq_arm(struct emu *e, const uint8_t *data)
+static void cq_arm(struct emu *e, uint32_t index, const uint8_t *data)
 {
 	uint32_t word = get_be32(data);
 	uint32_t cqn = get_be32(data + 4) & 0xffffff;
@@ -232,6 +237,17 @@ static void cq_arm(struct emu *e, const uint8_t *data)
 	if (!cq) {
 		e->stats.uar_bad++;
 		emu_warn("CQ arm doorbell for unknown CQ %u", cqn);
+		return;
+	}
+	/*
+	 * A doorbell counts only on the UAR page the CQ was created with
+	 * (cqc.uar_page): the PRM makes a UAR page the doorbell space of
+	 * its owner, and mlx5_ib/libmlx5 arm a CQ through that page.
+	 */
+	if (cq->uar->index != index) {
+		rule_hit(e, R_CQ_ARM_FOREIGN_UAR,
+			 "CQ %u armed through UAR %u, its UAR is %u (dropped)",
+			 cqn, index, cq->uar->index);
 		return;
 	}
 	cq->arms++;
@@ -249,7 +265,7 @@ void uar_write(struct emu *e, uint32_t index, uint32_t off,
 		return;
 	}
 	if (off == MLX5X_UAR_CQ_DB_OFF && len == 8) {
-		cq_arm(e, data);
+		cq_arm(e, index, data);
 	} else if (off == MLX5X_UAR_EQ_ARM_OFF && len == 4) {
 		eq_doorbell(e, index, get_be32(data), true);
 	} else if (off == MLX5X_UAR_EQ_UPDATE_OFF && len == 4) {

@@ -90,6 +90,8 @@ struct wire_pkt {
 	uint32_t xrc_srqn;	/* XRCETH */
 	uint8_t aeth;		/* AETH syndrome */
 	uint64_t orig;		/* AtomicAckETH */
+	/* receiver's note: a READ/atomic beyond its responder depth */
+	bool rd_over;
 	/* payload */
 	uint32_t len;
 	uint8_t data[];

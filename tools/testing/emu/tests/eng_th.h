@@ -404,11 +404,16 @@ static inline void te_qp_type_pd(struct te *x, struct tqp *qp, uint8_t st,
 	PSET(qpc, MLX5X_QPC_LOG_SQ_SIZE, log_sq);
 	PSET(qpc, MLX5X_QPC_CQN_SND, scq->cqn);
 	PSET(qpc, MLX5X_QPC_CQN_RCV, rcq->cqn);
-	if (srqn) {
+	/* as mlx5_ib: reserved objects where the QP has none of its own */
+	th_reserved(&x->t, x->comp_eqn);
+	PSET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN, srqn ? srqn : x->t.rsv_srqn);
+	if (srqn)
 		PSET(qpc, MLX5X_QPC_RQ_TYPE, MLX5X_QP_RQ_SRQ);
-		PSET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN, srqn);
+	PSET(qpc, MLX5X_QPC_XRCD, xrcd ? xrcd : x->t.rsv_xrcd);
+	if (st == MLX5X_QP_ST_REG_UMR) {
+		PSET(qpc, MLX5X_QPC_FRE, 1);
+		PSET(qpc, MLX5X_QPC_RLKY, 1);
 	}
-	PSET(qpc, MLX5X_QPC_XRCD, xrcd);
 	if (!log_sq)
 		PSET(qpc, MLX5X_QPC_NO_SQ, 1);
 	put_be64(qpc + MLX5X_QPC_DBR_ADDR_OFF, qp->dbr);
@@ -460,6 +465,9 @@ struct te_conn {
 	uint8_t mtu;		/* qpc encoding */
 	uint8_t min_rnr, rnr_retry, retry, timeout;
 	bool rre, rwe, rae;
+	bool no_atomic_mode;	/* rae without qpc.atomic_mode */
+	uint8_t sra, rra;	/* log_sra_max, log_rra_max */
+	uint8_t log_msg_max;	/* 0: log_max_msg (30), as mlx5_ib */
 	bool grh;
 	uint8_t dgid[16];
 };
@@ -489,10 +497,17 @@ static inline unsigned int te_connect(struct te *x, struct tqp *qp,
 	PSET(path, MLX5X_ADS_VHCA_PORT_NUM, 1);
 	PSET(qpc, MLX5X_QPC_Q_KEY, qp->st == MLX5X_QP_ST_QP1 ? MLX5X_GSI_QKEY :
 				   0x1111);
+	/* as mlx5_ib: the QP's PD on every modify (REG_UMR takes it here) */
+	PSET(qpc, MLX5X_QPC_PD, x->t.pd);
 	if (!c) {
-		/* datagram QPs: no peer, no path */
+		/* datagram QPs: no peer, no path; mlx5_ib's fixed MTUs */
+		bool qp1 = qp->st == MLX5X_QP_ST_QP1;
+
 		st = te_modify(x, qp, MLX5X_CMD_OP_RST2INIT_QP, qpc, 0);
 		memset(qpc, 0, sizeof(qpc));
+		PSET(qpc, MLX5X_QPC_MTU, qp1 ? MLX5X_QPC_MTU_256 :
+					      MLX5X_QPC_MTU_4K);
+		PSET(qpc, MLX5X_QPC_LOG_MSG_MAX, qp1 ? 8 : 12);
 		if (!st)
 			st = te_modify(x, qp, MLX5X_CMD_OP_INIT2RTR_QP, qpc, 0);
 		if (!st && rts)
@@ -502,15 +517,19 @@ static inline unsigned int te_connect(struct te *x, struct tqp *qp,
 	PSET(qpc, MLX5X_QPC_RRE, c->rre);
 	PSET(qpc, MLX5X_QPC_RWE, c->rwe);
 	PSET(qpc, MLX5X_QPC_RAE, c->rae);
+	/* mlx5_ib set_qpc_atomic_flags: the mode goes with rae */
+	if (c->rae && !c->no_atomic_mode)
+		PSET(qpc, MLX5X_QPC_ATOMIC_MODE, MLX5X_QPC_ATOMIC_MODE_IB_COMP);
 	st = te_modify(x, qp, MLX5X_CMD_OP_RST2INIT_QP, qpc, 0);
 	if (st)
 		return st;
 	memset(qpc, 0, sizeof(qpc));
 	PSET(qpc, MLX5X_QPC_MTU, c->mtu);
-	PSET(qpc, MLX5X_QPC_LOG_MSG_MAX, 30);
+	PSET(qpc, MLX5X_QPC_LOG_MSG_MAX, c->log_msg_max ? c->log_msg_max : 30);
 	PSET(qpc, MLX5X_QPC_REMOTE_QPN, c->rqpn);
 	PSET(qpc, MLX5X_QPC_NEXT_RCV_PSN, c->rpsn);
 	PSET(qpc, MLX5X_QPC_MIN_RNR_NAK, c->min_rnr);
+	PSET(qpc, MLX5X_QPC_LOG_RRA_MAX, c->rra);
 	PSET(path, MLX5X_ADS_RLID, c->dlid);
 	PSET(path, MLX5X_ADS_VHCA_PORT_NUM, 1);
 	if (c->grh) {
@@ -523,6 +542,7 @@ static inline unsigned int te_connect(struct te *x, struct tqp *qp,
 		return st;
 	memset(qpc, 0, sizeof(qpc));
 	PSET(qpc, MLX5X_QPC_NEXT_SEND_PSN, c->spsn);
+	PSET(qpc, MLX5X_QPC_LOG_SRA_MAX, c->sra);
 	PSET(qpc, MLX5X_QPC_RETRY_COUNT, c->retry);
 	PSET(qpc, MLX5X_QPC_RNR_RETRY, c->rnr_retry);
 	PSET(path, MLX5X_ADS_ACK_TIMEOUT, c->timeout);

@@ -244,6 +244,17 @@ static void give_pages(struct th *t, uint16_t mode)
 	free(gin);
 }
 
+/* SET_HCA_CAP(ATOMIC) as mlx5_core sends it: host-order replies */
+void th_set_atomic_cap(struct th *t)
+{
+	uint8_t in[MLX5X_SET_HCA_CAP_IN_LEN] = { 0 }, out[16];
+
+	th_hdr(in, MLX5X_CMD_OP_SET_HCA_CAP, MLX5X_CAP_TYPE_ATOMIC << 1);
+	PSET(in + MLX5X_SET_HCA_CAP_IN_CAP_OFF,
+	     MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS, MLX5X_ATOMIC_REQ_MODE_HOST);
+	must(t, in, sizeof(in), out, 16, "SET_HCA_CAP(ATOMIC)");
+}
+
 void th_init_hca(struct th *t)
 {
 	uint8_t in[32] = { 0 }, out[16];
@@ -251,6 +262,7 @@ void th_init_hca(struct th *t)
 	th_enable_hca(t);
 	give_pages(t, MLX5X_PAGES_BOOT);
 	give_pages(t, MLX5X_PAGES_INIT);
+	th_set_atomic_cap(t);
 	th_hdr(in, MLX5X_CMD_OP_INIT_HCA, 0);
 	must(t, in, 32, out, 16, "INIT_HCA");
 	t->uar = th_alloc_num(t, MLX5X_CMD_OP_ALLOC_UAR);
@@ -312,4 +324,25 @@ uint32_t th_create_cq(struct th *t, unsigned int log_size, uint32_t eqn)
 	must(t, in, inlen, out, 16, "CREATE_CQ");
 	free(in);
 	return PGET(out, MLX5X_CREATE_CQ_OUT_CQN);
+}
+
+void th_reserved(struct th *t, uint32_t eqn)
+{
+	uint8_t in[MLX5X_CREATE_SRQ_IN_LEN + 8] = { 0 }, out[16];
+	uint8_t *srqc = in + MLX5X_CREATE_SRQ_IN_SRQC_OFF;
+
+	if (t->rsv_srqn)
+		return;
+	t->rsv_xrcd = th_alloc_num(t, MLX5X_CMD_OP_ALLOC_XRCD);
+	t->rsv_cqn = th_create_cq(t, 0, eqn);
+	th_hdr(in, MLX5X_CMD_OP_CREATE_SRQ, 0);
+	PSET(srqc, MLX5X_SRQC_LOG_SRQ_SIZE, 0);
+	PSET(srqc, MLX5X_SRQC_LOG_RQ_STRIDE, 0);
+	PSET(srqc, MLX5X_SRQC_PD, t->pd);
+	PSET(srqc, MLX5X_SRQC_XRCD, t->rsv_xrcd);
+	PSET(srqc, MLX5X_SRQC_CQN, t->rsv_cqn);
+	put_be64(srqc + MLX5X_SRQC_DBR_ADDR_OFF, th_alloc(t, 64, 64));
+	put_be64(in + MLX5X_CREATE_SRQ_IN_PAS_OFF, th_alloc(t, 4096, 4096));
+	must(t, in, sizeof(in), out, 16, "CREATE_SRQ (reserved)");
+	t->rsv_srqn = PGET(out, MLX5X_CREATE_SRQ_OUT_SRQN);
 }

@@ -26,6 +26,8 @@ struct th {
 	uint8_t token;
 	uint32_t uar;		/* after th_init_hca() */
 	uint32_t pd, eqn;
+	/* th_reserved(): what mlx5_ib names for a QP without SRQ/XRCD */
+	uint32_t rsv_xrcd, rsv_cqn, rsv_srqn;
 };
 
 /* a command laid out in guest memory, for tests that tamper with it */
@@ -64,11 +66,18 @@ uint32_t th_syndrome(const void *out);
 void th_hdr(void *in, uint16_t op, uint16_t op_mod);
 /* ENABLE_HCA .. INIT_HCA with the pages asked for */
 void th_enable_hca(struct th *t);
-void th_init_hca(struct th *t);
+void th_init_hca(struct th *t);	/* with th_set_atomic_cap() */
+void th_set_atomic_cap(struct th *t);
 /* ALLOC_UAR, ALLOC_PD, an EQ with event mask (log_size entries) */
 uint32_t th_alloc_num(struct th *t, uint16_t op);
 uint32_t th_create_eq(struct th *t, unsigned int log_size, uint64_t mask,
 		      unsigned int intr, uint64_t *ring);
 uint32_t th_create_cq(struct th *t, unsigned int log_size, uint32_t eqn);
+/*
+ * Once per device, the reserved objects mlx5_ib names in every QP that
+ * has no SRQ or XRC domain of its own (devr xrcdn1 and s1, with the CQ
+ * c0 on EQ eqn); firmware has no object 0 to mean "none".
+ */
+void th_reserved(struct th *t, uint32_t eqn);
 
 #endif /* EMU_HARNESS_H */

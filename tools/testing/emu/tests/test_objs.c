@@ -262,6 +262,8 @@ static uint8_t *qp_in(struct qp_env *q, uint32_t st, uint32_t *inlen)
 {
 	uint8_t *in, *qpc;
 
+	th_reserved(&q->t, q->eqn);	/* the SRQ and XRCD it names */
+	q->srqn = q->t.rsv_srqn;
 	*inlen = MLX5X_CREATE_QP_IN_LEN + 8;
 	in = calloc(1, *inlen);
 	qpc = in + MLX5X_QP_IN_QPC_OFF;
@@ -275,6 +277,7 @@ static uint8_t *qp_in(struct qp_env *q, uint32_t st, uint32_t *inlen)
 	PSET(qpc, MLX5X_QPC_CQN_SND, q->cqn);
 	PSET(qpc, MLX5X_QPC_CQN_RCV, q->cqn);
 	PSET(qpc, MLX5X_QPC_XRCD, q->xrcd);
+	PSET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN, q->srqn);
 	put_be64(qpc + MLX5X_QPC_DBR_ADDR_OFF, th_alloc(&q->t, 64, 64));
 	put_be64(in + MLX5X_CREATE_QP_IN_PAS_OFF, th_alloc(&q->t, 4096, 4096));
 	return in;
@@ -308,7 +311,9 @@ static void fill_rtr(uint8_t *qpc)
 	PSET(qpc, MLX5X_QPC_MIN_RNR_NAK, 12);
 	prm_set(qpc, MLX5X_QPC_PRI_PATH_OFF + MLX5X_ADS_RLID_OFF,
 		MLX5X_ADS_RLID_MASK, 0x99);
-	/* vhca_port_num 0 here must not clobber the port set at INIT */
+	/* a connected QP's path names its port at RTR too (as mlx5_ib's AV) */
+	prm_set(qpc, MLX5X_QPC_PRI_PATH_OFF + MLX5X_ADS_VHCA_PORT_NUM_OFF,
+		MLX5X_ADS_VHCA_PORT_NUM_MASK, 1);
 }
 
 static void fill_rts(uint8_t *qpc)
@@ -358,12 +363,13 @@ static void test_qp_create(void)
 	is_u(run(&q.t, in, inlen, out, 16), MLX5X_CMD_STAT_BAD_RES,
 	     "SRQ-attached QP with an unknown SRQ -> BAD_RES");
 	PSET(qpc, MLX5X_QPC_RQ_TYPE, MLX5X_QP_RQ_NON_ZERO);
+	PSET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN, q.srqn);
 	PSET(qpc, MLX5X_QPC_STATE, MLX5X_QP_STATE_RTS);
 	is_u(run(&q.t, in, inlen, out, 16), MLX5X_CMD_STAT_BAD_PARAM,
 	     "creating a QP in RTS -> BAD_PARAM");
 	PSET(qpc, MLX5X_QPC_STATE, 0);
 	is_u(q.t.e.obj[OBJ_QP].live, 0, "no QP was created by the failures");
-	is_u(q.t.e.obj[OBJ_CQ].created, 1, "... and no reference leaked");
+	is_u(q.t.e.obj[OBJ_CQ].created, 2, "... and no reference leaked");
 	is_u(run(&q.t, in, inlen, out, 16), 0, "CREATE_QP RC");
 	ok(PGET(out, MLX5X_CREATE_QP_OUT_QPN) >= 2, "QPN is not 0 or 1");
 	is_u(destroy(&q.t, MLX5X_CMD_OP_DESTROY_CQ, q.cqn),
@@ -613,7 +619,7 @@ static void test_rmp(struct qp_env *q)
 	     "QUERY_SRQ of an RMP -> BAD_RES");
 	is_u(destroy(&q->t, MLX5X_CMD_OP_DESTROY_QP, qpn), 0, "DESTROY_QP");
 	is_u(destroy(&q->t, MLX5X_CMD_OP_DESTROY_RMP, rmpn), 0, "DESTROY_RMP");
-	is_u(q->t.e.obj[OBJ_SRQ].live, 0, "no SRQ left");
+	is_u(q->t.e.obj[OBJ_SRQ].live, 1, "no SRQ left but the reserved one");
 	free(qin);
 	free(in);
 }
