@@ -238,13 +238,6 @@ enum {
 	MLX5X_QP_RQ_ZERO_LEN		= 0x3,
 };
 
-/* qpc.ts_format: the timestamp a queue's completions carry */
-enum {
-	MLX5X_QP_TS_FREE_RUNNING	= 0x0,
-	MLX5X_QP_TS_DEFAULT		= 0x1,
-	MLX5X_QP_TS_REAL_TIME		= 0x2,
-};
-
 /* qpc.log_ack_req_freq mlx5_ib sets: an ACK request every 2^8 packets */
 #define MLX5X_QP_LOG_ACK_REQ_FREQ	8
 

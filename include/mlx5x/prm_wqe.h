@@ -104,17 +104,6 @@ enum {
 };
 
 /*
- * qpc.atomic_mode of a responder with remote atomics: IB-compatible
- * (8-byte standard operations), or log2 of the largest extended operand
- * (3 = 8 bytes .. 8 = 256 bytes).
- */
-enum {
-	MLX5X_ATOMIC_MODE_IB_COMP	= 1,
-	MLX5X_ATOMIC_MODE_8B		= 3,
-	MLX5X_ATOMIC_MODE_MAX		= 8,
-};
-
-/*
  * UMR WQE (REG_UMR QP, opcode UMR): the control segment's immediate is
  * the mkey to modify; then the UMR control segment (48 bytes), an mkey
  * context (64 bytes) with the new values of the fields selected by

@@ -19,6 +19,9 @@
 #include "fw_cmds.h"
 #include "fw_verbs.h"
 
+/* the largest atomic operand mlx5_ib knows a mode for: 256 bytes */
+#define MLX5X_ATOMIC_MODE_MAX		8
+
 /* qpc.pm_state of a QP without alternate path: migrated */
 #define MLX5X_QP_PM_STATE_MIGRATED	3
 
@@ -51,10 +54,10 @@ static u8 verbs_atomic_mode(u32 ops, u32 sizes)
 
 	if ((ops & (MLX5X_ATOMIC_OPS_EXT_CMP_SWAP |
 		    MLX5X_ATOMIC_OPS_EXT_FETCH_ADD)) && known)
-		return max_t(u8, __fls(known), MLX5X_ATOMIC_MODE_8B);
+		return max_t(u8, __fls(known), MLX5X_QPC_ATOMIC_MODE_8B);
 	if ((ops & MLX5X_ATOMIC_OPS_CMP_SWAP) &&
 	    (ops & MLX5X_ATOMIC_OPS_FETCH_ADD))
-		return MLX5X_ATOMIC_MODE_IB_COMP;
+		return MLX5X_QPC_ATOMIC_MODE_IB_COMP;
 	return 0;
 }
 

@@ -42,7 +42,7 @@ struct mlx5x_cmd;
  * @atomic: 8-byte compare-and-swap and fetch-and-add on RC QPs, in host
  *	byte order (decoded from the atomic capabilities): IB_ATOMIC_HCA
  * @atomic_mode: qpc.atomic_mode of a responder with remote atomics
- *	(MLX5X_ATOMIC_MODE_*, as mlx5_ib derives it), 0 = no atomics
+ *	(MLX5X_QPC_ATOMIC_MODE_*, as mlx5_ib derives it), 0 = no atomics
  * @stat_rate_support: bit n = static rate code n is supported
  * @sq_ts_cap: timestamp formats of send queues (MLX5X_TS_CAP_*)
  * @qp_ts_cap: timestamp formats of QPs (RoCE caps; FREE_RUNNING without)
@@ -277,7 +277,7 @@ struct mlx5x_qp_path {
  * @rre: remote reads allowed
  * @rwe: remote writes allowed
  * @rae: remote atomics allowed
- * @atomic_mode: with @rae, qpc.atomic_mode (MLX5X_ATOMIC_MODE_*)
+ * @atomic_mode: with @rae, qpc.atomic_mode (MLX5X_QPC_ATOMIC_MODE_*)
  * @st: service type (with MLX5X_QPM_QP)
  * @pdn: protection domain (with MLX5X_QPM_QP)
  * @cqn_snd: send CQ (with MLX5X_QPM_CQ_SND)
@@ -339,7 +339,7 @@ struct mlx5x_qp_mod {
  * @log_sq_size: log2 of the send WQEBBs (with @has_sq)
  * @has_sq: the QP has a send queue
  * @block_lb_mc: drop multicast the QP itself sent
- * @ts_format: timestamp format of its completions (MLX5X_QP_TS_*)
+ * @ts_format: timestamp format of its completions (MLX5X_TS_FORMAT_*)
  * @kernel: a kernel QP: fast registration and the reserved lkey enabled
  *	(fre, rlky), as on every kernel QP of mlx5_ib
  * @latency_sensitive: the UMR QP's hint

@@ -353,12 +353,12 @@ static void qp_unpin(struct mlx5x_ib_qp *qp)
 u8 mlx5x_qp_ts_format(const struct mlx5x_verbs_caps *caps, bool kernel)
 {
 	if (kernel)
-		return caps->sq_ts_cap ? MLX5X_QP_TS_DEFAULT :
-					 MLX5X_QP_TS_FREE_RUNNING;
+		return caps->sq_ts_cap ? MLX5X_TS_FORMAT_DEFAULT :
+					 MLX5X_TS_FORMAT_FREE_RUNNING;
 	if (caps->qp_ts_cap == MLX5X_TS_CAP_FREE_RUNNING ||
 	    caps->qp_ts_cap == MLX5X_TS_CAP_FREE_RUNNING_AND_REAL_TIME)
-		return MLX5X_QP_TS_FREE_RUNNING;
-	return MLX5X_QP_TS_DEFAULT;
+		return MLX5X_TS_FORMAT_FREE_RUNNING;
+	return MLX5X_TS_FORMAT_DEFAULT;
 }
 
 /**

@@ -27,7 +27,7 @@ static const struct mlx5x_verbs_caps cx5 = {
 	.cq_resize = true,
 	.block_lb_mc = true,
 	.atomic = true,
-	.atomic_mode = MLX5X_ATOMIC_MODE_IB_COMP,
+	.atomic_mode = MLX5X_QPC_ATOMIC_MODE_IB_COMP,
 };
 
 /* ---- mlx5x_verbs_qp_types ---- */

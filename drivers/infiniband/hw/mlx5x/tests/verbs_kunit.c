@@ -29,7 +29,7 @@ static const struct mlx5x_verbs_caps cx5 = {
 	.num_ports = 1,
 	.cqe_version = 1,
 	.atomic = true,
-	.atomic_mode = MLX5X_ATOMIC_MODE_IB_COMP,
+	.atomic_mode = MLX5X_QPC_ATOMIC_MODE_IB_COMP,
 	.mw = true,
 };
 
@@ -799,7 +799,7 @@ static void qp_rights_follow_depth(struct kunit *test)
 	mlx5x_qpc_mod_encode(qpc, &m);
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_RAE), 1);
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_ATOMIC_MODE),
-			MLX5X_ATOMIC_MODE_IB_COMP);
+			MLX5X_QPC_ATOMIC_MODE_IB_COMP);
 
 	/* depth 0: reads and atomics cleared, writes kept, no mode */
 	attr.max_dest_rd_atomic = 0;
@@ -964,19 +964,19 @@ static void qp_ts_format(struct kunit *test)
 
 	/* free running offered (the zero value): user QPs take it */
 	KUNIT_EXPECT_EQ(test, mlx5x_qp_ts_format(&c, false),
-			MLX5X_QP_TS_FREE_RUNNING);
+			MLX5X_TS_FORMAT_FREE_RUNNING);
 	KUNIT_EXPECT_EQ(test, mlx5x_qp_ts_format(&c, true),
-			MLX5X_QP_TS_FREE_RUNNING);
+			MLX5X_TS_FORMAT_FREE_RUNNING);
 	c.qp_ts_cap = MLX5X_TS_CAP_REAL_TIME;
 	KUNIT_EXPECT_EQ(test, mlx5x_qp_ts_format(&c, false),
-			MLX5X_QP_TS_DEFAULT);
+			MLX5X_TS_FORMAT_DEFAULT);
 	c.qp_ts_cap = MLX5X_TS_CAP_FREE_RUNNING_AND_REAL_TIME;
 	KUNIT_EXPECT_EQ(test, mlx5x_qp_ts_format(&c, false),
-			MLX5X_QP_TS_FREE_RUNNING);
+			MLX5X_TS_FORMAT_FREE_RUNNING);
 	/* kernel QPs: the default unless send queues only run free */
 	c.sq_ts_cap = MLX5X_TS_CAP_FREE_RUNNING_AND_REAL_TIME;
 	KUNIT_EXPECT_EQ(test, mlx5x_qp_ts_format(&c, true),
-			MLX5X_QP_TS_DEFAULT);
+			MLX5X_TS_FORMAT_DEFAULT);
 }
 
 static void qp_mod_range_checks(struct kunit *test)
@@ -1055,7 +1055,7 @@ static void qp_create_context(struct kunit *test)
 		.cqn_snd = 0x11, .cqn_rcv = 0x12,
 		.rq_type = MLX5X_QP_RQ_ZERO_LEN, .srqn = 0x41, .xrcd = 0x11,
 		.has_sq = true, .log_sq_size = 6, .dbr = 0xabc000,
-		.ts_format = MLX5X_QP_TS_DEFAULT,
+		.ts_format = MLX5X_TS_FORMAT_DEFAULT,
 		.pas = { .pgsz = SZ_4K, .page_offset = 2 },
 	};
 	__be32 qpc[MLX5X_QPC_LEN / 4] = {};
@@ -1078,7 +1078,7 @@ static void qp_create_context(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN), 0x41);
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_XRCD), 0x11);
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_TS_FORMAT),
-			MLX5X_QP_TS_DEFAULT);
+			MLX5X_TS_FORMAT_DEFAULT);
 	/* a user QP: no fast registration, no reserved lkey */
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_FRE), 0);
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_RLKY), 0);
@@ -1197,7 +1197,7 @@ static void caps_decode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.stat_rate_support, 0x8104);
 	KUNIT_EXPECT_TRUE(test, c.atomic);
 	/* the two standard operations: IB-compatible responder mode */
-	KUNIT_EXPECT_EQ(test, c.atomic_mode, MLX5X_ATOMIC_MODE_IB_COMP);
+	KUNIT_EXPECT_EQ(test, c.atomic_mode, MLX5X_QPC_ATOMIC_MODE_IB_COMP);
 	KUNIT_EXPECT_FALSE(test, c.mw);
 	MLX5X_SET(cap, MLX5X_CAP_IMAICL, 1);
 	mlx5x_verbs_caps_decode(cap, atomic, &c);
@@ -1207,7 +1207,7 @@ static void caps_decode(struct kunit *test)
 		  MLX5X_ATOMIC_OPS_CMP_SWAP | MLX5X_ATOMIC_OPS_FETCH_ADD |
 		  MLX5X_ATOMIC_OPS_EXT_CMP_SWAP);
 	mlx5x_verbs_caps_decode(cap, atomic, &c);
-	KUNIT_EXPECT_EQ(test, c.atomic_mode, MLX5X_ATOMIC_MODE_8B);
+	KUNIT_EXPECT_EQ(test, c.atomic_mode, MLX5X_QPC_ATOMIC_MODE_8B);
 	MLX5X_SET(atomic, MLX5X_ATOMIC_CAP_SIZE_QP,
 		  MLX5X_ATOMIC_SIZE_8B | BIT(5));
 	mlx5x_verbs_caps_decode(cap, atomic, &c);
