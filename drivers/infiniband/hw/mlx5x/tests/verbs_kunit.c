@@ -716,11 +716,15 @@ static void qp_mod_init2rtr(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
 						   &cx5, NULL, &m, &optpar), 0);
+	/* the responder depth rewrites the rights too, as mlx5_ib */
 	KUNIT_EXPECT_EQ(test, m.fields, MLX5X_QPM_AV | MLX5X_QPM_MTU |
 			MLX5X_QPM_RQPN | MLX5X_QPM_RQ_PSN | MLX5X_QPM_RRA |
-			MLX5X_QPM_RNR_TIMER | MLX5X_QPM_PKEY);
+			MLX5X_QPM_RNR_TIMER | MLX5X_QPM_PKEY |
+			MLX5X_QPM_ACCESS);
 	/* the P_Key index is optional at INIT2RTR: it sets its bit */
-	KUNIT_EXPECT_EQ(test, optpar, MLX5X_QP_OPTPAR_PKEY_INDEX);
+	KUNIT_EXPECT_EQ(test, optpar, MLX5X_QP_OPTPAR_PKEY_INDEX |
+			MLX5X_QP_OPTPAR_RRE | MLX5X_QP_OPTPAR_RWE |
+			MLX5X_QP_OPTPAR_RAE);
 	KUNIT_EXPECT_EQ(test, m.log_rra_max, 2);	/* 3 rounds up to 4 */
 	KUNIT_EXPECT_EQ(test, m.path.rlid, 0x32c4);
 	KUNIT_EXPECT_TRUE(test, m.path.grh);
