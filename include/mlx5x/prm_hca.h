@@ -127,6 +127,17 @@ enum mlx5x_cap_type {
 	MLX5X_CAP_TYPE_ADV_VIRTUALIZATION	= 0x26,
 };
 
+/* RoCE capabilities (QUERY_HCA_CAP type ROCE), read only with cap.roce */
+#define MLX5X_ROCE_CAP_QP_TS_FORMAT_OFF			0x000
+#define MLX5X_ROCE_CAP_QP_TS_FORMAT_MASK		0x00000003U
+
+/* sq_ts_format, rq_ts_format, roce qp_ts_format: what the device offers */
+enum {
+	MLX5X_TS_CAP_FREE_RUNNING		= 0x0,
+	MLX5X_TS_CAP_REAL_TIME			= 0x1,
+	MLX5X_TS_CAP_FREE_RUNNING_AND_REAL_TIME	= 0x2,
+};
+
 enum {
 	/* capability area of QUERY_HCA_CAP output / SET_HCA_CAP input */
 	MLX5X_HCA_CAP_LEN		= 0x1000,

@@ -238,6 +238,9 @@ enum {
 	MLX5X_QP_RQ_ZERO_LEN		= 0x3,
 };
 
+/* qpc.log_ack_req_freq mlx5_ib sets: an ACK request every 2^8 packets */
+#define MLX5X_QP_LOG_ACK_REQ_FREQ	8
+
 /* qpc.mtu */
 enum {
 	MLX5X_QPC_MTU_256		= 0x1,

@@ -8,10 +8,10 @@
  * of ibcq->comp_handler (through the EQ's bottom half, cq_table.c), and
  * each CQ error EQE into an IB_EVENT_CQ_ERR.
  *
- * Destroy is fenced (cq_table.h): out of the table, DESTROY_CQ, then
- * mlx5x_cq_quiesce() waits out the interrupt handler, drops a queued
- * notification and waits for a running one, so no handler can touch the
- * CQ once the core frees it.
+ * Destroy is fenced (cq_table.h): out of the table, DESTROY_CQ (back
+ * in the table if the device refuses), then mlx5x_cq_quiesce() waits out
+ * the interrupt handler, drops a queued notification and waits for a
+ * running one, so no handler can touch the CQ once the core frees it.
  *
  * Resize hands the device a new ring libmlx5 allocated; the device
  * writes a RESIZE entry into the old one, up to which libmlx5 copies
@@ -185,15 +185,26 @@ static int cq_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq,
 	return err;
 }
 
-/* The fence of cq_table.h; also the undo of cq_create_hw(). */
+static int cq_fw_destroy(void *arg)
+{
+	struct mlx5x_ib_cq *cq = arg;
+
+	return mlx5x_fw_destroy_cq(to_mibdev(cq->ibcq.device)->cmd,
+				   cq->mcq.cqn);
+}
+
+/*
+ * The fence of cq_table.h; also the undo of cq_create_hw().  A refused
+ * DESTROY_CQ leaves the CQ as it was, in the table: the device may still
+ * write the ring and raise its events.
+ */
 static int cq_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq)
 {
 	int err;
 
-	mlx5x_cq_table_remove(&dev->mdev->hca.cqs, &cq->mcq);
-	err = mlx5x_fw_destroy_cq(dev->cmd, cq->mcq.cqn);
+	err = mlx5x_table_destroy(&dev->mdev->hca.cqs.xa, cq->mcq.cqn,
+				  &cq->mcq, cq_fw_destroy, cq);
 	if (err) {
-		/* the device may still write the ring: keep everything */
 		ibdev_warn(&dev->ibdev, "DESTROY_CQ 0x%x: %d\n", cq->mcq.cqn,
 			   err);
 		return err;
@@ -250,7 +261,11 @@ int mlx5x_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	return 0;
 
 err_destroy:
-	cq_destroy_hw(dev, cq);
+	/* the core frees @cq: the table may not keep it, whatever happens */
+	if (cq_destroy_hw(dev, cq)) {
+		mlx5x_cq_table_remove(&dev->mdev->hca.cqs, &cq->mcq);
+		mlx5x_cq_quiesce(&cq->mcq);
+	}
 err_unpin:
 	cq_unpin(uctx, cq);
 err_uar:

@@ -45,6 +45,36 @@ void mlx5x_cq_table_remove(struct mlx5x_cq_table *tbl,
 }
 
 /**
+ * mlx5x_table_destroy() - destroy an object an event table names
+ * @xa: the table (number -> object), locked with interrupts off
+ * @index: the object's number
+ * @obj: the object
+ * @destroy: the DESTROY command, on @arg
+ * @arg: its argument
+ *
+ * The object leaves the table before the command: once the device has
+ * destroyed it, it may give the number to a new object at once, whose
+ * insertion must find the slot free.  If the device refuses, the object
+ * goes back, so its events keep flowing (the number is still the
+ * device's: only memory can fail, and is reported).  The caller then
+ * keeps the object; after success it waits out the event handlers.
+ *
+ * Return: the command's result.
+ */
+int mlx5x_table_destroy(struct xarray *xa, unsigned long index, void *obj,
+			int (*destroy)(void *arg), void *arg)
+{
+	int err;
+
+	xa_erase_irq(xa, index);
+	err = destroy(arg);
+	if (err && xa_insert_irq(xa, index, obj, GFP_KERNEL))
+		pr_warn_ratelimited("mlx5x: object 0x%lx was not destroyed (%d) and no longer gets its events\n",
+				    index, err);
+	return err;
+}
+
+/**
  * mlx5x_cq_table_get() - look a CQ up and take a reference
  * @tbl: the table
  * @cqn: CQ number from an EQE

@@ -6,9 +6,11 @@
  * Lifetime: a table lookup takes a reference under the xarray lock, so a
  * CQ found by the interrupt handler cannot be freed under it; a CQ queued
  * on a bottom-half list holds that reference until its handler has run.
- * Destroy is: mlx5x_cq_table_remove() -> DESTROY_CQ ->
- * mlx5x_cq_quiesce() (synchronize_irq, drop a pending notification, put
- * the table's reference and wait for the last one).
+ * Destroy is: mlx5x_table_destroy() (out of the table, DESTROY_CQ, back
+ * in the table if the device refuses) -> mlx5x_cq_quiesce()
+ * (synchronize_irq, drop a pending notification, put the table's
+ * reference and wait for the last one).  The QP and SRQ tables of the
+ * verbs layer destroy through mlx5x_table_destroy() too.
  */
 #ifndef MLX5X_CQ_TABLE_H
 #define MLX5X_CQ_TABLE_H
@@ -84,6 +86,8 @@ int mlx5x_cq_table_insert(struct mlx5x_cq_table *tbl,
 			  struct mlx5x_core_cq *cq);
 void mlx5x_cq_table_remove(struct mlx5x_cq_table *tbl,
 			   struct mlx5x_core_cq *cq);
+int mlx5x_table_destroy(struct xarray *xa, unsigned long index, void *obj,
+			int (*destroy)(void *arg), void *arg);
 struct mlx5x_core_cq *mlx5x_cq_table_get(struct mlx5x_cq_table *tbl,
 					 u32 cqn);
 void mlx5x_cq_put(struct mlx5x_core_cq *cq);

@@ -390,3 +390,24 @@ void mlx5x_caps_prepare_set(void *cur, const void *max)
 	if (caps_host_pages_above_4k() && MLX5X_GET(max, MLX5X_CAP_UAR_4K))
 		MLX5X_SET(cur, MLX5X_CAP_UAR_4K, 1);
 }
+
+/**
+ * mlx5x_caps_atomic_prepare_set() - SET_HCA_CAP payload of the atomic caps
+ * @cur: current atomic capabilities (QUERY_HCA_CAP type ATOMIC)
+ * @set: MLX5X_HCA_CAP_LEN bytes, zeroed by the caller
+ *
+ * Firmware may boot answering 8-byte atomics in big-endian order; IB
+ * atomics want host order (requester mode 1), which it switches to when
+ * asked and able.  As mlx5_core does: only when it says it can, with a
+ * payload of zeros but that mode.
+ *
+ * Return: true if @set holds a payload to send.
+ */
+bool mlx5x_caps_atomic_prepare_set(const void *cur, void *set)
+{
+	if (!MLX5X_GET(cur, MLX5X_ATOMIC_CAP_SUPP_8B_ENDIANNESS_1))
+		return false;
+	MLX5X_SET(set, MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS,
+		  MLX5X_ATOMIC_REQ_MODE_HOST);
+	return true;
+}

@@ -82,6 +82,7 @@ int mlx5x_fw_destroy_cq(struct mlx5x_cmd *cmd, u32 cqn);
 /* Pure helpers, shared with the KUnit suites. */
 void mlx5x_caps_decode(const void *cap, struct mlx5x_caps *caps);
 void mlx5x_caps_prepare_set(void *cur, const void *max);
+bool mlx5x_caps_atomic_prepare_set(const void *cur, void *set);
 unsigned int mlx5x_caps_max_eqs(const struct mlx5x_caps *caps);
 size_t mlx5x_fw_create_eq_inlen(u8 log_nent);
 void mlx5x_fw_create_eq_encode(void *in, const struct mlx5x_eq_params *p);

@@ -19,6 +19,9 @@
 #include "fw_cmds.h"
 #include "fw_verbs.h"
 
+/* the largest atomic operand mlx5_ib knows a mode for: 256 bytes */
+#define MLX5X_ATOMIC_MODE_MAX		8
+
 /* qpc.pm_state of a QP without alternate path: migrated */
 #define MLX5X_QP_PM_STATE_MIGRATED	3
 
@@ -39,6 +42,24 @@ static __be64 fw_get_be64(const void *buf, size_t off)
 }
 
 /* ---- capabilities, adapter, registers, vport ---- */
+
+/*
+ * qpc.atomic_mode as mlx5_ib derives it: with extended atomics, log2 of
+ * the largest operand up to 256 bytes (at least 8 bytes); else the
+ * IB-compatible mode if the two standard operations exist; else none.
+ */
+static u8 verbs_atomic_mode(u32 ops, u32 sizes)
+{
+	u32 known = sizes & GENMASK(MLX5X_ATOMIC_MODE_MAX, 0);
+
+	if ((ops & (MLX5X_ATOMIC_OPS_EXT_CMP_SWAP |
+		    MLX5X_ATOMIC_OPS_EXT_FETCH_ADD)) && known)
+		return max_t(u8, __fls(known), MLX5X_QPC_ATOMIC_MODE_8B);
+	if ((ops & MLX5X_ATOMIC_OPS_CMP_SWAP) &&
+	    (ops & MLX5X_ATOMIC_OPS_FETCH_ADD))
+		return MLX5X_QPC_ATOMIC_MODE_IB_COMP;
+	return 0;
+}
 
 void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
 			     struct mlx5x_verbs_caps *c)
@@ -74,45 +95,62 @@ void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
 		MLX5X_GET(cap, MLX5X_CAP_UMR_MODIFY_ATOMIC_DISABLED);
 	c->mw = MLX5X_GET(cap, MLX5X_CAP_IMAICL);
 	c->device_frequency_khz = MLX5X_GET(cap, MLX5X_CAP_DEVICE_FREQUENCY_KHZ);
+	c->stat_rate_support = MLX5X_GET(cap, MLX5X_CAP_STAT_RATE_SUPPORT);
+	c->sq_ts_cap = MLX5X_GET(cap, MLX5X_CAP_SQ_TS_FORMAT);
 
-	/*
-	 * IB atomics need 8-byte compare-and-swap and fetch-and-add on RC
-	 * QPs with the operand in host byte order (requester mode 1).
-	 */
 	c->atomic = false;
+	c->atomic_mode = 0;
 	if (!atomic_cap || !MLX5X_GET(cap, MLX5X_CAP_ATOMIC))
 		return;
 	ops = MLX5X_GET(atomic_cap, MLX5X_ATOMIC_CAP_OPERATIONS);
 	sizes = MLX5X_GET(atomic_cap, MLX5X_ATOMIC_CAP_SIZE_QP);
+	c->atomic_mode = verbs_atomic_mode(ops, sizes);
+	/*
+	 * IB atomics (what query_device reports) need 8-byte compare-and-
+	 * swap and fetch-and-add on RC QPs and a requester byte order set
+	 * (mode 1, host order, after SET_HCA_CAP), as mlx5_ib checks.
+	 */
 	c->atomic = (ops & MLX5X_ATOMIC_OPS_CMP_SWAP) &&
 		    (ops & MLX5X_ATOMIC_OPS_FETCH_ADD) &&
 		    (sizes & MLX5X_ATOMIC_SIZE_8B) &&
-		    MLX5X_GET(atomic_cap, MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS) ==
-		    MLX5X_ATOMIC_REQ_MODE_HOST;
+		    MLX5X_GET(atomic_cap, MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS);
 }
 
-/* Current general caps, and the atomic ones when the device has atomics. */
+/*
+ * Current general caps, the atomic ones when the device has atomics and
+ * the RoCE ones (only the QP timestamp format) when it has RoCE; without
+ * RoCE caps mlx5_ib reads that format as 0, free running.
+ */
 int mlx5x_fw_query_verbs_caps(struct mlx5x_cmd *cmd,
 			      struct mlx5x_verbs_caps *caps)
 {
-	void *cap, *atomic = NULL;
+	void *cap, *other, *atomic = NULL;
 	int err;
 
 	cap = kzalloc(2 * MLX5X_HCA_CAP_LEN, GFP_KERNEL);
 	if (!cap)
 		return -ENOMEM;
+	other = cap + MLX5X_HCA_CAP_LEN;
 	err = mlx5x_fw_query_hca_cap(cmd, MLX5X_CAP_TYPE_GENERAL,
 				     MLX5X_CAP_MODE_CUR, cap);
 	if (err)
 		goto out;
 	if (MLX5X_GET(cap, MLX5X_CAP_ATOMIC)) {
-		atomic = cap + MLX5X_HCA_CAP_LEN;
+		atomic = other;
 		err = mlx5x_fw_query_hca_cap(cmd, MLX5X_CAP_TYPE_ATOMIC,
 					     MLX5X_CAP_MODE_CUR, atomic);
 		if (err)
 			goto out;
 	}
 	mlx5x_verbs_caps_decode(cap, atomic, caps);
+	caps->qp_ts_cap = MLX5X_TS_CAP_FREE_RUNNING;
+	if (MLX5X_GET(cap, MLX5X_CAP_ROCE)) {
+		err = mlx5x_fw_query_hca_cap(cmd, MLX5X_CAP_TYPE_ROCE,
+					     MLX5X_CAP_MODE_CUR, other);
+		if (!err)
+			caps->qp_ts_cap = MLX5X_GET(other,
+						    MLX5X_ROCE_CAP_QP_TS_FORMAT);
+	}
 out:
 	kfree(cap);
 	return err;
@@ -507,18 +545,18 @@ void mlx5x_qpc_create_encode(void *qpc, const struct mlx5x_qp_params *p)
 	MLX5X_SET(qpc, MLX5X_QPC_ST, p->st);
 	MLX5X_SET(qpc, MLX5X_QPC_PM_STATE, MLX5X_QP_PM_STATE_MIGRATED);
 	MLX5X_SET(qpc, MLX5X_QPC_PD, p->pdn);
+	MLX5X_SET(qpc, MLX5X_QPC_LATENCY_SENSITIVE, p->latency_sensitive);
 	MLX5X_SET(qpc, MLX5X_QPC_BLOCK_LB_MC, p->block_lb_mc);
-	if (p->rq_wqe_shift) {
-		MLX5X_SET(qpc, MLX5X_QPC_RQ_TYPE, MLX5X_QP_RQ_NON_ZERO);
+	MLX5X_SET(qpc, MLX5X_QPC_TS_FORMAT, p->ts_format);
+	MLX5X_SET(qpc, MLX5X_QPC_FRE, p->kernel);
+	MLX5X_SET(qpc, MLX5X_QPC_RLKY, p->kernel);
+	MLX5X_SET(qpc, MLX5X_QPC_RQ_TYPE, p->rq_type);
+	if (p->rq_type == MLX5X_QP_RQ_NON_ZERO) {
 		MLX5X_SET(qpc, MLX5X_QPC_LOG_RQ_SIZE, p->log_rq_size);
 		/* the stride counts from 16 bytes */
 		MLX5X_SET(qpc, MLX5X_QPC_LOG_RQ_STRIDE, p->rq_wqe_shift - 4);
-	} else if (p->srqn) {
-		MLX5X_SET(qpc, MLX5X_QPC_RQ_TYPE, MLX5X_QP_RQ_SRQ);
-		MLX5X_SET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN, p->srqn);
-	} else {
-		MLX5X_SET(qpc, MLX5X_QPC_RQ_TYPE, MLX5X_QP_RQ_ZERO_LEN);
 	}
+	MLX5X_SET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN, p->srqn);
 	MLX5X_SET(qpc, MLX5X_QPC_XRCD, p->xrcd);
 	if (p->has_sq)
 		MLX5X_SET(qpc, MLX5X_QPC_LOG_SQ_SIZE, p->log_sq_size);
@@ -555,8 +593,10 @@ int mlx5x_fw_create_qp(struct mlx5x_cmd *cmd,
 
 #define ADS(qpc)	((u8 *)(qpc) + MLX5X_QPC_PRI_PATH_OFF)
 
+/* The address vector names its port, as mlx5_ib's path always does. */
 static void qpc_av_encode(void *ads, const struct mlx5x_qp_path *path)
 {
+	MLX5X_SET(ads, MLX5X_ADS_VHCA_PORT_NUM, path->port);
 	MLX5X_SET(ads, MLX5X_ADS_RLID, path->rlid);
 	MLX5X_SET(ads, MLX5X_ADS_MLID, path->path_bits);
 	MLX5X_SET(ads, MLX5X_ADS_STAT_RATE, path->stat_rate);
@@ -591,10 +631,25 @@ void mlx5x_qpc_mod_encode(void *qpc, const struct mlx5x_qp_mod *m)
 {
 	u32 f = m->fields;
 
+	if (f & MLX5X_QPM_QP) {
+		MLX5X_SET(qpc, MLX5X_QPC_ST, m->st);
+		MLX5X_SET(qpc, MLX5X_QPC_PM_STATE, MLX5X_QP_PM_STATE_MIGRATED);
+		MLX5X_SET(qpc, MLX5X_QPC_PD, m->pdn);
+		MLX5X_SET(qpc, MLX5X_QPC_LOG_ACK_REQ_FREQ,
+			  MLX5X_QP_LOG_ACK_REQ_FREQ);
+	}
+	if (f & MLX5X_QPM_CQ_SND)
+		MLX5X_SET(qpc, MLX5X_QPC_CQN_SND, m->cqn_snd);
+	if (f & MLX5X_QPM_CQ_RCV)
+		MLX5X_SET(qpc, MLX5X_QPC_CQN_RCV, m->cqn_rcv);
+	if (f & MLX5X_QPM_RLKY)
+		MLX5X_SET(qpc, MLX5X_QPC_RLKY, 1);
 	if (f & MLX5X_QPM_ACCESS) {
 		MLX5X_SET(qpc, MLX5X_QPC_RRE, m->rre);
 		MLX5X_SET(qpc, MLX5X_QPC_RWE, m->rwe);
 		MLX5X_SET(qpc, MLX5X_QPC_RAE, m->rae);
+		if (m->rae)
+			MLX5X_SET(qpc, MLX5X_QPC_ATOMIC_MODE, m->atomic_mode);
 	}
 	qpc_path_encode(qpc, m);
 	if (f & MLX5X_QPM_MTU) {

@@ -40,7 +40,12 @@ struct mlx5x_cmd;
  * @block_lb_mc: a QP can be kept from receiving its own multicast
  * @xrc: XRC domains, XRC SRQs and XRC QPs
  * @atomic: 8-byte compare-and-swap and fetch-and-add on RC QPs, in host
- *	byte order (decoded from the atomic capabilities)
+ *	byte order (decoded from the atomic capabilities): IB_ATOMIC_HCA
+ * @atomic_mode: qpc.atomic_mode of a responder with remote atomics
+ *	(MLX5X_QPC_ATOMIC_MODE_*, as mlx5_ib derives it), 0 = no atomics
+ * @stat_rate_support: bit n = static rate code n is supported
+ * @sq_ts_cap: timestamp formats of send queues (MLX5X_TS_CAP_*)
+ * @qp_ts_cap: timestamp formats of QPs (RoCE caps; FREE_RUNNING without)
  * @umr_atomic_disabled: a UMR may not change an mkey's atomic right
  * @mw: memory windows of type 1 and 2B (imaicl): KLM window mkeys that
  *	user send queues bind and invalidate with UMR WQEs
@@ -73,6 +78,10 @@ struct mlx5x_verbs_caps {
 	bool block_lb_mc;
 	bool xrc;
 	bool atomic;
+	u8 atomic_mode;
+	u16 stat_rate_support;
+	u8 sq_ts_cap;
+	u8 qp_ts_cap;
 	bool umr_atomic_disabled;
 	bool mw;
 	bool pkv;
@@ -256,6 +265,10 @@ struct mlx5x_qp_path {
 #define MLX5X_QPM_RNR_RETRY	BIT(12)
 #define MLX5X_QPM_SRA		BIT(13)	/* log_sra_max */
 #define MLX5X_QPM_QKEY		BIT(14)	/* qkey (UD) */
+#define MLX5X_QPM_QP		BIT(15)	/* st, pm_state, pd, ack req freq */
+#define MLX5X_QPM_CQ_SND	BIT(16)	/* cqn_snd */
+#define MLX5X_QPM_CQ_RCV	BIT(17)	/* cqn_rcv */
+#define MLX5X_QPM_RLKY		BIT(18)	/* rlky = 1 (kernel QPs, RST2INIT) */
 
 /**
  * struct mlx5x_qp_mod - QP context fields of a state transition or query
@@ -264,6 +277,11 @@ struct mlx5x_qp_path {
  * @rre: remote reads allowed
  * @rwe: remote writes allowed
  * @rae: remote atomics allowed
+ * @atomic_mode: with @rae, qpc.atomic_mode (MLX5X_QPC_ATOMIC_MODE_*)
+ * @st: service type (with MLX5X_QPM_QP)
+ * @pdn: protection domain (with MLX5X_QPM_QP)
+ * @cqn_snd: send CQ (with MLX5X_QPM_CQ_SND)
+ * @cqn_rcv: receive CQ (with MLX5X_QPM_CQ_RCV)
  * @path: primary path
  * @mtu: path MTU, IB encoding (1 = 256 .. 5 = 4096)
  * @log_msg_max: log2 of the largest message
@@ -284,6 +302,11 @@ struct mlx5x_qp_mod {
 	bool rre;
 	bool rwe;
 	bool rae;
+	u8 atomic_mode;
+	u8 st;
+	u32 pdn;
+	u32 cqn_snd;
+	u32 cqn_rcv;
 	struct mlx5x_qp_path path;
 	u8 mtu;
 	u8 log_msg_max;
@@ -300,20 +323,26 @@ struct mlx5x_qp_mod {
 };
 
 /**
- * struct mlx5x_qp_params - CREATE_QP of a user RC, UC, UD or XRC QP
+ * struct mlx5x_qp_params - CREATE_QP (user RC, UC, UD, XRC; the UMR QP)
  * @st: service type (MLX5X_QP_ST_*)
- * @pdn: protection domain
+ * @pdn: protection domain (0 for the UMR QP, as mlx5_ib leaves it)
  * @uar: UAR index of the send doorbell
  * @user_index: CQE user index (cqe version 1), 0xffffff otherwise
  * @cqn_snd: send CQ
  * @cqn_rcv: receive CQ
- * @log_rq_size: log2 of the receive WQEs (with @rq_wqe_shift > 0)
- * @rq_wqe_shift: log2 of the receive WQE stride, 0 = no receive queue
- * @srqn: the SRQ receives come from (rq_type SRQ), 0 = none
- * @xrcd: XRC domain (XRC target QPs), 0 = none
+ * @rq_type: MLX5X_QP_RQ_* (own queue, SRQ or zero-length)
+ * @log_rq_size: log2 of the receive WQEs (rq_type NON_ZERO)
+ * @rq_wqe_shift: log2 of the receive WQE stride (rq_type NON_ZERO)
+ * @srqn: the SRQ receives come from; a reserved one of the device when
+ *	the QP has none (never 0 for an object-less placeholder)
+ * @xrcd: XRC domain; a reserved one of the device for non-XRC QPs
  * @log_sq_size: log2 of the send WQEBBs (with @has_sq)
  * @has_sq: the QP has a send queue
  * @block_lb_mc: drop multicast the QP itself sent
+ * @ts_format: timestamp format of its completions (MLX5X_TS_FORMAT_*)
+ * @kernel: a kernel QP: fast registration and the reserved lkey enabled
+ *	(fre, rlky), as on every kernel QP of mlx5_ib
+ * @latency_sensitive: the UMR QP's hint
  * @dbr: bus address of the doorbell record
  * @pas: the work queue buffer, receive queue first
  */
@@ -324,6 +353,7 @@ struct mlx5x_qp_params {
 	u32 user_index;
 	u32 cqn_snd;
 	u32 cqn_rcv;
+	u8 rq_type;
 	u8 log_rq_size;
 	u8 rq_wqe_shift;
 	u32 srqn;
@@ -331,6 +361,9 @@ struct mlx5x_qp_params {
 	u8 log_sq_size;
 	bool has_sq;
 	bool block_lb_mc;
+	u8 ts_format;
+	bool kernel;
+	bool latency_sensitive;
 	dma_addr_t dbr;
 	struct mlx5x_pas pas;
 };
@@ -340,8 +373,10 @@ struct mlx5x_qp_params {
  * @log_size: log2 of the number of WQEs
  * @wqe_shift: log2 of the WQE stride in bytes (4..11)
  * @pdn: protection domain
- * @xrcd: XRC domain of an XRC SRQ, 0 for none (SRQ contexts only)
- * @cqn: completion queue of an XRC SRQ, 0 for none (SRQ contexts only)
+ * @xrcd: XRC domain of an XRC SRQ, the device's reserved one for a basic
+ *	SRQ (SRQ contexts only)
+ * @cqn: completion queue of an XRC SRQ, the device's reserved one for a
+ *	basic SRQ (SRQ contexts only)
  * @user_index: CQE user index (CREATE_XRC_SRQ, CQE version 1)
  * @dbr: bus address of the doorbell record
  * @pas: the WQE buffer; page_offset in pgsz / 64 units

@@ -8,7 +8,7 @@
  *   enable    ENABLE_HCA                        / DISABLE_HCA
  *   issi      QUERY_ISSI (+ SET_ISSI 1)
  *   bootpg    QUERY_PAGES boot + MANAGE_PAGES    / reclaim every page
- *   caps      HOST_ENDIANNESS, QUERY/SET_HCA_CAP
+ *   caps      HOST_ENDIANNESS, QUERY/SET_HCA_CAP (general, atomic)
  *   initpg    QUERY_PAGES init + MANAGE_PAGES   (reclaimed by bootpg)
  *   init      INIT_HCA                          / TEARDOWN_HCA
  *   query     QUERY_HCA_CAP current
@@ -20,6 +20,7 @@
 #include <linux/jiffies.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "hca.h"
 #include "ib.h"
@@ -173,10 +174,34 @@ void mlx5x_hca_reclaim_pages(struct mlx5x_dev *mdev)
 	mlx5x_pages_cleanup(&hca->pages);
 }
 
+/*
+ * After the general caps: the atomic ones (mlx5_core reads them both
+ * ways, current and maximum), and host byte order for 8-byte atomics
+ * where the device offers the choice.  @buf: 2 * MLX5X_HCA_CAP_LEN.
+ */
+static int hca_set_atomic_caps(struct mlx5x_hca *hca, void *buf)
+{
+	void *cur = buf, *set = buf + MLX5X_HCA_CAP_LEN;
+	int err;
+
+	err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_ATOMIC,
+				     MLX5X_CAP_MODE_CUR, cur);
+	if (!err)
+		err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_ATOMIC,
+					     MLX5X_CAP_MODE_MAX, set);
+	if (err)
+		return err;
+	memset(set, 0, MLX5X_HCA_CAP_LEN);
+	if (!mlx5x_caps_atomic_prepare_set(cur, set))
+		return 0;
+	return mlx5x_fw_set_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_ATOMIC, set);
+}
+
 int mlx5x_hca_set_caps(struct mlx5x_dev *mdev)
 {
 	struct mlx5x_hca *hca = to_hca(mdev);
 	void *cur, *max;
+	bool atomic = false;
 	int err;
 
 	err = mlx5x_fw_set_host_endianness(&hca->cmd);
@@ -192,10 +217,13 @@ int mlx5x_hca_set_caps(struct mlx5x_dev *mdev)
 		err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
 					     MLX5X_CAP_MODE_MAX, max);
 	if (!err) {
+		atomic = MLX5X_GET(cur, MLX5X_CAP_ATOMIC);
 		mlx5x_caps_prepare_set(cur, max);
 		err = mlx5x_fw_set_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
 					   cur);
 	}
+	if (!err && atomic)
+		err = hca_set_atomic_caps(hca, cur);
 	kfree(cur);
 	return err;
 }

@@ -82,6 +82,49 @@ struct mlx5x_ib_stats {
 	atomic64_t mmap_err;
 };
 
+/* Firmware form of an SRQ, by ISSI and SRQ type. */
+enum mlx5x_srq_form {
+	MLX5X_SRQ_FORM_SRQ,	/* ISSI 0: CREATE_SRQ, basic or XRC */
+	MLX5X_SRQ_FORM_XRC_SRQ,	/* ISSI 1: CREATE_XRC_SRQ */
+	MLX5X_SRQ_FORM_RMP,	/* ISSI 1: CREATE_RMP, basic */
+};
+
+/**
+ * struct mlx5x_devr_srq - a reserved SRQ
+ * @form: firmware command family it was created with
+ * @srqn: its number
+ */
+struct mlx5x_devr_srq {
+	enum mlx5x_srq_form form;
+	u32 srqn;
+};
+
+/**
+ * struct mlx5x_devr - kernel objects reserved for the device's lifetime
+ * @xrcdn0: XRC domain of basic SRQs and of QPs attached to an SRQ
+ * @xrcdn1: XRC domain of QPs without an SRQ and of XRC initiators
+ * @pdn: PD of the reserved SRQs, the XRC target QPs and the UMR QP
+ * @cqn: CQ of the reserved SRQs and of XRC target QPs, receive CQ of
+ *	XRC initiators
+ * @s0: XRC SRQ named by XRC initiator and target QPs
+ * @s1: basic SRQ named by QPs that have no SRQ
+ * @buf: their rings and doorbell records (devr.c), NULL when not created
+ * @dma: bus address of @buf
+ *
+ * The roles are mlx5_ib's (its devr); written before registration,
+ * read-only until unregistration.
+ */
+struct mlx5x_devr {
+	u32 xrcdn0;
+	u32 xrcdn1;
+	u32 pdn;
+	u32 cqn;
+	struct mlx5x_devr_srq s0;
+	struct mlx5x_devr_srq s1;
+	void *buf;
+	dma_addr_t dma;
+};
+
 /**
  * struct mlx5x_ib_dev - the registered RDMA device
  * @ibdev: the core's device; first member (ib_alloc_device)
@@ -100,6 +143,7 @@ struct mlx5x_ib_stats {
  * @srqs: SRQ number -> SRQ for async events; locked as @qps
  * @umr: the UMR queue (umr.h), NULL if it could not be created; set
  *	before registration, cleared after unregistration
+ * @devr: reserved kernel objects (devr.c)
  * @stats: counters
  */
 struct mlx5x_ib_dev {
@@ -116,6 +160,7 @@ struct mlx5x_ib_dev {
 	struct xarray qps;
 	struct xarray srqs;
 	struct mlx5x_umr *umr;
+	struct mlx5x_devr devr;
 	struct mlx5x_ib_stats stats;
 };
 
@@ -280,6 +325,23 @@ struct mlx5x_qp_sizes {
 };
 
 /**
+ * struct mlx5x_qp_cur - a QP's settings that transitions combine with
+ * @port: port given at RST2INIT, 0 before
+ * @access: IB access flags last given (even those the depth withholds)
+ * @resp_depth: max_dest_rd_atomic last given
+ *
+ * As mlx5_ib: the responder rights a transition writes come from the
+ * access flags and the responder depth, each the one given now or the
+ * one remembered; a depth of 0 withholds reads and atomics.  An address
+ * without a port names the remembered one.
+ */
+struct mlx5x_qp_cur {
+	u8 port;
+	int access;
+	u8 resp_depth;
+};
+
+/**
  * struct mlx5x_ib_qp - user RC, UC or UD QP
  * @ibqp: core object; first member
  * @uctx: the context it belongs to
@@ -290,9 +352,9 @@ struct mlx5x_qp_sizes {
  * @sq_sig_type: signalling of the send queue, as created
  * @refcount: one for the QP table, one per async event in flight
  * @free: completed when @refcount drops to zero
- * @lock: serializes modify_qp and query_qp; protects @state and @port
+ * @lock: serializes modify_qp and query_qp; protects @state and @cur
  * @state: state after the last successful transition
- * @port: port given at RST2INIT, 0 before
+ * @cur: what earlier transitions set that later ones build on
  */
 struct mlx5x_ib_qp {
 	struct ib_qp ibqp;
@@ -304,30 +366,19 @@ struct mlx5x_ib_qp {
 	enum ib_sig_type sq_sig_type;
 	refcount_t refcount;
 	struct completion free;
-	struct mutex lock; /* state, port, transitions */
+	struct mutex lock; /* state, cur, transitions */
 	enum ib_qp_state state;
-	u8 port;
+	struct mlx5x_qp_cur cur;
 };
 
 /**
  * struct mlx5x_ib_xrcd - XRC domain
  * @ibxrcd: core object; first member
  * @xrcdn: XRC domain number
- * @pdn: a PD of its own, for the XRC target QPs in the domain (they
- *	belong to no user PD; their memory accesses use the PD of the
- *	XRC SRQ each request names)
  */
 struct mlx5x_ib_xrcd {
 	struct ib_xrcd ibxrcd;
 	u32 xrcdn;
-	u32 pdn;
-};
-
-/* Firmware form of an SRQ, by ISSI and SRQ type. */
-enum mlx5x_srq_form {
-	MLX5X_SRQ_FORM_SRQ,	/* ISSI 0: CREATE_SRQ, basic or XRC */
-	MLX5X_SRQ_FORM_XRC_SRQ,	/* ISSI 1: CREATE_XRC_SRQ */
-	MLX5X_SRQ_FORM_RMP,	/* ISSI 1: CREATE_RMP, basic */
 };
 
 /**
@@ -413,6 +464,10 @@ static inline struct mlx5x_ib_xrcd *to_mxrcd(struct ib_xrcd *ibxrcd)
 	return container_of(ibxrcd, struct mlx5x_ib_xrcd, ibxrcd);
 }
 
+/* devr.c */
+int mlx5x_devr_init(struct mlx5x_ib_dev *dev);
+void mlx5x_devr_fini(struct mlx5x_ib_dev *dev);
+
 /* ib_main.c */
 int mlx5x_ib_init(struct mlx5x_dev *mdev);
 void mlx5x_ib_fini(struct mlx5x_dev *mdev);
@@ -485,6 +540,10 @@ int mlx5x_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
 int mlx5x_ib_alloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
 int mlx5x_ib_dealloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
 void mlx5x_ib_srq_event(struct mlx5x_ib_dev *dev, u8 type, u32 srqn);
+int mlx5x_srq_fw_create(struct mlx5x_ib_dev *dev, enum mlx5x_srq_form form,
+			const struct mlx5x_srq_params *p, u32 *srqn);
+int mlx5x_srq_fw_destroy(struct mlx5x_ib_dev *dev, enum mlx5x_srq_form form,
+			 u32 srqn);
 
 /* Pure helpers, shared with the KUnit suites. */
 int mlx5x_srq_form(u16 issi, enum ib_srq_type type, u8 cqe_version,
@@ -525,7 +584,16 @@ int mlx5x_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
 int mlx5x_qp_attr_to_mod(const struct ib_qp_attr *attr, int mask,
 			 enum ib_qp_type type, u16 opcode,
 			 const struct mlx5x_verbs_caps *caps,
+			 const struct mlx5x_qp_cur *cur,
 			 struct mlx5x_qp_mod *m, u32 *optpar);
+int mlx5x_qp_stat_rate(u8 rate, u16 support, u8 *code);
+u8 mlx5x_qp_stat_rate_to_ib(u8 code);
+u8 mlx5x_qp_ts_format(const struct mlx5x_verbs_caps *caps, bool kernel);
+void mlx5x_qp_rq_names(const struct mlx5x_devr *devr, bool xrc_ini,
+		       const u32 *srqn, bool has_rq, struct mlx5x_qp_params *p);
+void mlx5x_qp_xrc_tgt_params(const struct mlx5x_devr *devr,
+			     const struct mlx5x_verbs_caps *caps, u32 xrcdn,
+			     struct mlx5x_qp_params *p);
 int mlx5x_qp_type_to_st(enum ib_qp_type type, u8 *st);
 int mlx5x_qp_check_init_attr(const struct ib_qp_init_attr *attr,
 			     const struct mlx5x_verbs_caps *caps);

@@ -610,6 +610,10 @@ int mlx5x_ib_init(struct mlx5x_dev *mdev)
 	if (err)
 		goto err_dealloc;
 	ib_setup_device(dev);
+	/* before the UMR QP and any user QP or SRQ, which name them */
+	err = mlx5x_devr_init(dev);
+	if (err)
+		goto err_dealloc;
 	/* optional: without it re-registration always builds a new key */
 	err = mlx5x_umr_init(dev);
 	if (err)
@@ -629,6 +633,7 @@ int mlx5x_ib_init(struct mlx5x_dev *mdev)
 
 err_umr:
 	mlx5x_umr_fini(dev);
+	mlx5x_devr_fini(dev);
 err_dealloc:
 	ib_dealloc_device(&dev->ibdev);
 	return err;
@@ -648,6 +653,7 @@ void mlx5x_ib_fini(struct mlx5x_dev *mdev)
 	synchronize_rcu();
 	ib_unregister_device(&dev->ibdev);
 	mlx5x_umr_fini(dev);
+	mlx5x_devr_fini(dev);
 	WARN_ON(!xa_empty(&dev->qps));
 	xa_destroy(&dev->qps);
 	WARN_ON(!xa_empty(&dev->srqs));

@@ -45,7 +45,10 @@
 #define MLX5X_PSN_MASK		0xffffff
 #define MLX5X_UIDX_NONE		0xffffff	/* CQE version 0 */
 #define MLX5X_STAT_RATE_OFFSET	5	/* IB rate n is device rate n + 5 */
-#define MLX5X_STAT_RATE_MAX	15
+#define MLX5X_STAT_RATE_SPECIAL	7	/* codes below it: a table */
+/* ib_rate values older kernels lack; the port's rate, for mlx5_ib too */
+#define MLX5X_IB_RATE_800_GBPS	23
+#define MLX5X_IB_RATE_1600_GBPS	24
 #define MLX5X_INVALID_BFREG	BIT(31)		/* resp.bfreg_index: unused */
 #define MLX5X_UD_LOG_MSG_MAX	12		/* a datagram is one 4 KiB MTU */
 
@@ -78,10 +81,9 @@ void mlx5x_qp_put(struct mlx5x_ib_qp *qp)
 		complete(&qp->free);
 }
 
-/* No event handler runs on @qp once this returns. */
-static void qp_table_remove(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
+/* Out of the table: no event handler runs on @qp once this returns. */
+static void qp_table_release(struct mlx5x_ib_qp *qp)
 {
-	xa_erase_irq(&dev->qps, qp->ibqp.qp_num);
 	mlx5x_qp_put(qp);
 	wait_for_completion(&qp->free);
 }
@@ -338,6 +340,59 @@ static void qp_unpin(struct mlx5x_ib_qp *qp)
 	mlx5x_uq_unpin(qp->uctx, &qp->uq);
 }
 
+/**
+ * mlx5x_qp_ts_format() - qpc.ts_format of a new QP, as mlx5_ib sets it
+ * @caps: device capabilities
+ * @kernel: a kernel QP (the UMR QP) or an XRC target QP
+ *
+ * User QPs run free when the QP capabilities offer it (no CQ of mlx5x
+ * asks for timestamps).  Kernel and XRC target QPs take the default
+ * unless send queues only run free; on an InfiniBand port (no RoCE
+ * state) mlx5_ib reads the send queue capability for them.
+ */
+u8 mlx5x_qp_ts_format(const struct mlx5x_verbs_caps *caps, bool kernel)
+{
+	if (kernel)
+		return caps->sq_ts_cap ? MLX5X_TS_FORMAT_DEFAULT :
+					 MLX5X_TS_FORMAT_FREE_RUNNING;
+	if (caps->qp_ts_cap == MLX5X_TS_CAP_FREE_RUNNING ||
+	    caps->qp_ts_cap == MLX5X_TS_CAP_FREE_RUNNING_AND_REAL_TIME)
+		return MLX5X_TS_FORMAT_FREE_RUNNING;
+	return MLX5X_TS_FORMAT_DEFAULT;
+}
+
+/**
+ * mlx5x_qp_rq_names() - the receive side of a new QP's context
+ * @devr: the device's reserved objects
+ * @xrc_ini: an XRC initiator QP
+ * @srqn: the SRQ the QP was given, or NULL
+ * @has_rq: the QP has a receive queue of its own
+ * @p: rq_type, srqn and xrcd are set
+ *
+ * As mlx5_ib: a QP on an SRQ names it with XRC domain 0; an XRC
+ * initiator the reserved XRC SRQ with domain 1; any other QP the
+ * reserved basic SRQ with domain 1, whether it has a receive queue or
+ * not.  No field names the object-less 0.
+ */
+void mlx5x_qp_rq_names(const struct mlx5x_devr *devr, bool xrc_ini,
+		       const u32 *srqn, bool has_rq, struct mlx5x_qp_params *p)
+{
+	if (xrc_ini) {
+		p->rq_type = MLX5X_QP_RQ_SRQ;
+		p->srqn = devr->s0.srqn;
+		p->xrcd = devr->xrcdn1;
+	} else if (srqn) {
+		p->rq_type = MLX5X_QP_RQ_SRQ;
+		p->srqn = *srqn;
+		p->xrcd = devr->xrcdn0;
+	} else {
+		p->rq_type = has_rq ? MLX5X_QP_RQ_NON_ZERO :
+				      MLX5X_QP_RQ_ZERO_LEN;
+		p->srqn = devr->s1.srqn;
+		p->xrcd = devr->xrcdn1;
+	}
+}
+
 static int qp_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 			const struct ib_qp_init_attr *attr,
 			const struct mlx5_ib_create_qp *ucmd,
@@ -349,20 +404,25 @@ static int qp_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 		.uar = qp->uar->index,
 		.user_index = ucmd->uidx,
 		.cqn_snd = to_mcq(attr->send_cq)->mcq.cqn,
-		.cqn_rcv = attr->recv_cq ? to_mcq(attr->recv_cq)->mcq.cqn : 0,
-		.srqn = attr->srq ? to_msrq(attr->srq)->srqn : 0,
+		/* an XRC initiator receives nothing: the reserved CQ */
+		.cqn_rcv = attr->recv_cq ? to_mcq(attr->recv_cq)->mcq.cqn :
+					   dev->devr.cqn,
 		.rq_wqe_shift = sz->rq_wqe_cnt ? sz->rq_wqe_shift : 0,
 		.log_rq_size = sz->rq_wqe_cnt ? ilog2(sz->rq_wqe_cnt) : 0,
 		.has_sq = sz->sq_wqe_cnt,
 		.block_lb_mc = attr->create_flags &
 			       IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK,
 		.log_sq_size = sz->sq_wqe_cnt ? ilog2(sz->sq_wqe_cnt) : 0,
+		.ts_format = mlx5x_qp_ts_format(&dev->caps, false),
 		.dbr = qp->uq.db.dma,
 		.pas = *pas,
 	};
 	u32 qpn;
 	int err;
 
+	mlx5x_qp_rq_names(&dev->devr, attr->qp_type == IB_QPT_XRC_INI,
+			  attr->srq ? &to_msrq(attr->srq)->srqn : NULL,
+			  sz->rq_wqe_cnt, &p);
 	err = mlx5x_qp_type_to_st(attr->qp_type, &p.st);
 	if (!err)
 		err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
@@ -440,7 +500,11 @@ int mlx5x_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	return 0;
 
 err_destroy:
-	qp_destroy_hw(dev, qp);
+	/* the core frees @qp: the table may not keep it, whatever happens */
+	if (qp_destroy_hw(dev, qp)) {
+		xa_erase_irq(&dev->qps, qp->ibqp.qp_num);
+		qp_table_release(qp);
+	}
 err_unpin:
 	qp_unpin(qp);
 err_uar:
@@ -455,10 +519,18 @@ err_out:
 
 /* ---- destruction ---- */
 
+static int qp_fw_destroy(void *arg)
+{
+	struct mlx5x_ib_qp *qp = arg;
+
+	return mlx5x_fw_destroy_qp(to_mibdev(qp->ibqp.device)->cmd,
+				   qp->ibqp.qp_num);
+}
+
 /*
  * Reset first so the device stops touching the buffers whatever state
- * the QP is in, then destroy; the QP leaves the event table only once
- * the device no longer knows it.
+ * the QP is in, then destroy: out of the event table before DESTROY_QP
+ * (as mlx5_ib), back in it if the device refuses.
  */
 static int qp_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
 {
@@ -466,12 +538,12 @@ static int qp_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
 	int err;
 
 	mlx5x_fw_modify_qp(dev->cmd, MLX5X_CMD_OP_2RST_QP, qpn, 0, NULL);
-	err = mlx5x_fw_destroy_qp(dev->cmd, qpn);
+	err = mlx5x_table_destroy(&dev->qps, qpn, qp, qp_fw_destroy, qp);
 	if (err) {
 		ibdev_warn(&dev->ibdev, "DESTROY_QP 0x%x: %d\n", qpn, err);
 		return err;
 	}
-	qp_table_remove(dev, qp);
+	qp_table_release(qp);
 	return 0;
 }
 
@@ -664,20 +736,85 @@ static const struct {
 	{ IB_QP_QKEY, MLX5X_QPM_QKEY, MLX5X_QP_OPTPAR_Q_KEY },
 };
 
+/* IB static rate -> device code, mlx5_ib's map (codes 1..6 are newer rates) */
+static u8 qp_rate_code(u8 rate)
+{
+	switch (rate) {
+	case IB_RATE_PORT_CURRENT:
+		return 0;
+	case IB_RATE_56_GBPS:
+		return 1;
+	case IB_RATE_25_GBPS:
+		return 2;
+	case IB_RATE_100_GBPS:
+		return 3;
+	case IB_RATE_200_GBPS:
+		return 4;
+	case IB_RATE_50_GBPS:
+		return 5;
+	case IB_RATE_400_GBPS:
+		return 6;
+	default:
+		return rate + MLX5X_STAT_RATE_OFFSET;
+	}
+}
+
+/* Device code -> IB static rate (QUERY_QP). */
+u8 mlx5x_qp_stat_rate_to_ib(u8 code)
+{
+	static const u8 special[MLX5X_STAT_RATE_SPECIAL] = {
+		IB_RATE_PORT_CURRENT, IB_RATE_56_GBPS, IB_RATE_25_GBPS,
+		IB_RATE_100_GBPS, IB_RATE_200_GBPS, IB_RATE_50_GBPS,
+		IB_RATE_400_GBPS,
+	};
+
+	if (code < MLX5X_STAT_RATE_SPECIAL)
+		return special[code];
+	return code - MLX5X_STAT_RATE_OFFSET;
+}
+
+/**
+ * mlx5x_qp_stat_rate() - the static rate code an address path carries
+ * @rate: IB static rate (enum ib_rate)
+ * @support: the device's stat_rate_support (bit n: code n)
+ * @code: the code on success
+ *
+ * As mlx5_ib: the port's rate (and 800 Gb/s, 1600 Gb/s) is code 0; a
+ * rate whose code the device lacks steps down the ib_rate values (not
+ * the speeds) until one it has, or the port's rate.
+ *
+ * Return: 0, or -EINVAL for a value that is no rate.
+ */
+int mlx5x_qp_stat_rate(u8 rate, u16 support, u8 *code)
+{
+	if (rate == IB_RATE_PORT_CURRENT || rate == MLX5X_IB_RATE_800_GBPS ||
+	    rate == MLX5X_IB_RATE_1600_GBPS) {
+		*code = 0;
+		return 0;
+	}
+	if (rate < IB_RATE_2_5_GBPS || rate > MLX5X_IB_RATE_800_GBPS)
+		return -EINVAL;
+	while (rate != IB_RATE_PORT_CURRENT &&
+	       !(BIT_ULL(qp_rate_code(rate)) & support))
+		rate--;
+	*code = qp_rate_code(rate);
+	return 0;
+}
+
 static int qp_av_to_path(const struct rdma_ah_attr *ah,
 			 const struct mlx5x_verbs_caps *caps,
 			 struct mlx5x_qp_path *path)
 {
 	const struct ib_global_route *grh;
-	u8 rate = rdma_ah_get_static_rate(ah);
+	int err;
 
 	path->rlid = rdma_ah_get_dlid(ah);
 	path->sl = rdma_ah_get_sl(ah);
 	path->path_bits = rdma_ah_get_path_bits(ah);
-	if (rate != IB_RATE_PORT_CURRENT &&
-	    rate + MLX5X_STAT_RATE_OFFSET > MLX5X_STAT_RATE_MAX)
-		return -EINVAL;
-	path->stat_rate = rate ? rate + MLX5X_STAT_RATE_OFFSET : 0;
+	err = mlx5x_qp_stat_rate(rdma_ah_get_static_rate(ah),
+				 caps->stat_rate_support, &path->stat_rate);
+	if (err)
+		return err;
 	path->grh = rdma_ah_get_ah_flags(ah) & IB_AH_GRH;
 	if (!path->grh)
 		return 0;
@@ -692,11 +829,42 @@ static int qp_av_to_path(const struct rdma_ah_attr *ah,
 	return 0;
 }
 
+/*
+ * The responder rights, as mlx5_ib writes them whenever the access flags
+ * or the responder depth change: each is the one given now or the one
+ * remembered (@cur); at depth 0 only remote writes remain (reads and
+ * atomics would find no responder resources).  Remote atomics carry the
+ * device's atomic mode; without one they are refused.
+ */
+static int qp_rights(const struct ib_qp_attr *attr, int mask,
+		     const struct mlx5x_verbs_caps *caps,
+		     const struct mlx5x_qp_cur *cur, struct mlx5x_qp_mod *m)
+{
+	int access = mask & IB_QP_ACCESS_FLAGS ? attr->qp_access_flags :
+						 cur->access;
+	u32 depth = mask & IB_QP_MAX_DEST_RD_ATOMIC ?
+		    attr->max_dest_rd_atomic : cur->resp_depth;
+
+	if (!depth)
+		access &= IB_ACCESS_REMOTE_WRITE;
+	/* unknown access bits (e.g. FLUSH) are ignored, as on mlx5 */
+	m->rre = access & IB_ACCESS_REMOTE_READ;
+	m->rwe = access & IB_ACCESS_REMOTE_WRITE;
+	m->rae = access & IB_ACCESS_REMOTE_ATOMIC;
+	if (m->rae && !caps->atomic_mode)
+		return -EOPNOTSUPP;
+	m->atomic_mode = m->rae ? caps->atomic_mode : 0;
+	return 0;
+}
+
 /* Values of the link/transport attributes, range-checked. */
 static int qp_attr_values(const struct ib_qp_attr *attr, int mask,
 			  const struct mlx5x_verbs_caps *caps,
+			  const struct mlx5x_qp_cur *cur,
 			  struct mlx5x_qp_mod *m)
 {
+	int err;
+
 	if (mask & IB_QP_PATH_MTU &&
 	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
 		return -EINVAL;
@@ -726,13 +894,14 @@ static int qp_attr_values(const struct ib_qp_attr *attr, int mask,
 	m->rnr_retry = attr->rnr_retry;
 	m->path.ack_timeout = attr->timeout;
 	m->path.pkey_index = attr->pkey_index;
-	m->path.port = attr->port_num;
+	/* an address without a port names the one the QP has */
+	m->path.port = mask & IB_QP_PORT ? attr->port_num : cur->port;
 	m->qkey = attr->qkey;
-	/* unknown access bits (e.g. FLUSH) are ignored, as on mlx5 */
-	m->rre = attr->qp_access_flags & IB_ACCESS_REMOTE_READ;
-	m->rwe = attr->qp_access_flags & IB_ACCESS_REMOTE_WRITE;
-	m->rae = caps->atomic &&
-		 (attr->qp_access_flags & IB_ACCESS_REMOTE_ATOMIC);
+	if (m->fields & MLX5X_QPM_ACCESS) {
+		err = qp_rights(attr, mask, caps, cur, m);
+		if (err)
+			return err;
+	}
 	if (mask & IB_QP_AV)
 		return qp_av_to_path(&attr->ah_attr, caps, &m->path);
 	return 0;
@@ -762,19 +931,24 @@ static void qp_type_fixup(enum ib_qp_type type, struct mlx5x_qp_mod *m)
  * @type: the QP type (RC, UC or UD)
  * @opcode: the transition (mlx5x_qp_transition())
  * @caps: device limits
+ * @cur: what earlier transitions set, or NULL for nothing (a new QP)
  * @m: fields to write, by m->fields
  * @optpar: opt_param_mask of the command
  *
  * Required attributes are always taken; optional ones add their
  * opt_param_mask bit; attributes the transition does not take are
- * ignored (ib_modify_qp_is_ok() has vetted the mask).
+ * ignored (ib_modify_qp_is_ok() has vetted the mask).  A responder depth
+ * rewrites the rights too (qp_rights()), with their bits where the
+ * transition takes them optionally.
  */
 int mlx5x_qp_attr_to_mod(const struct ib_qp_attr *attr, int mask,
 			 enum ib_qp_type type, u16 opcode,
 			 const struct mlx5x_verbs_caps *caps,
+			 const struct mlx5x_qp_cur *cur,
 			 struct mlx5x_qp_mod *m, u32 *optpar)
 {
 	const struct qp_trans_attrs *t = qp_trans_find(type, opcode);
+	static const struct mlx5x_qp_cur none;
 	unsigned int i;
 	int err;
 
@@ -794,8 +968,14 @@ int mlx5x_qp_attr_to_mod(const struct ib_qp_attr *attr, int mask,
 			*optpar |= qp_attr_fields[i].optpar;
 		}
 	}
+	if (m->fields & MLX5X_QPM_RRA) {
+		m->fields |= MLX5X_QPM_ACCESS;
+		if (t->optional & IB_QP_ACCESS_FLAGS)
+			*optpar |= MLX5X_QP_OPTPAR_RRE | MLX5X_QP_OPTPAR_RWE |
+				   MLX5X_QP_OPTPAR_RAE;
+	}
 	*optpar &= qp_type_optpar(type);
-	err = qp_attr_values(attr, mask, caps, m);
+	err = qp_attr_values(attr, mask, caps, cur ?: &none, m);
 	if (!err)
 		qp_type_fixup(type, m);
 	return err;
@@ -810,6 +990,48 @@ static int qp_check_mask(const struct ib_qp_attr *attr, int mask)
 	if (mask & IB_QP_PATH_MIG_STATE && attr->path_mig_state != IB_MIG_MIGRATED)
 		return -EOPNOTSUPP;
 	return 0;
+}
+
+/*
+ * What mlx5_ib writes into every context-carrying transition besides the
+ * attributes: the service type, path migration state, PD (the reserved
+ * one for an XRC target QP), the CQs the QP has (none for an XRC target,
+ * no receive CQ for an XRC initiator) and the ACK request frequency.
+ */
+static void qp_mod_common(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
+			  struct mlx5x_qp_mod *m)
+{
+	struct ib_qp *ibqp = &qp->ibqp;
+
+	m->fields |= MLX5X_QPM_QP;
+	mlx5x_qp_type_to_st(ibqp->qp_type, &m->st);
+	m->pdn = ibqp->qp_type != IB_QPT_XRC_TGT && ibqp->pd ?
+		 to_mpd(ibqp->pd)->pdn : dev->devr.pdn;
+	if (ibqp->qp_type == IB_QPT_XRC_TGT)
+		return;
+	if (ibqp->send_cq) {
+		m->fields |= MLX5X_QPM_CQ_SND;
+		m->cqn_snd = to_mcq(ibqp->send_cq)->mcq.cqn;
+	}
+	if (ibqp->recv_cq && ibqp->qp_type != IB_QPT_XRC_INI) {
+		m->fields |= MLX5X_QPM_CQ_RCV;
+		m->cqn_rcv = to_mcq(ibqp->recv_cq)->mcq.cqn;
+	}
+}
+
+/* After a transition: what later ones build on (mlx5_ib keeps the same). */
+static void qp_cur_update(struct mlx5x_qp_cur *cur,
+			  const struct ib_qp_attr *attr, int mask,
+			  enum ib_qp_state next)
+{
+	if (mask & IB_QP_PORT)
+		cur->port = attr->port_num;
+	if (next == IB_QPS_RESET)
+		cur->port = 0;
+	if (mask & IB_QP_ACCESS_FLAGS)
+		cur->access = attr->qp_access_flags;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		cur->resp_depth = attr->max_dest_rd_atomic;
 }
 
 static int qp_modify_locked(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
@@ -829,27 +1051,26 @@ static int qp_modify_locked(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 		return -EINVAL;
 	if (mask & IB_QP_AV &&
 	    rdma_ah_get_port_num(&attr->ah_attr) !=
-	    (mask & IB_QP_PORT ? attr->port_num : qp->port))
+	    (mask & IB_QP_PORT ? attr->port_num : qp->cur.port))
 		return -EINVAL;
 	err = mlx5x_qp_transition(cur, next, &opcode);
 	if (err || !opcode)
 		return err;
 	err = mlx5x_qp_attr_to_mod(attr, mask, qp->ibqp.qp_type, opcode,
-				   &dev->caps, &m, &optpar);
+				   &dev->caps, &qp->cur, &m, &optpar);
 	if (err)
 		return err;
 	/* 2RST and 2ERR carry no context */
 	has_ctx = opcode != MLX5X_CMD_OP_2RST_QP &&
 		  opcode != MLX5X_CMD_OP_2ERR_QP;
+	if (has_ctx)
+		qp_mod_common(dev, qp, &m);
 	err = mlx5x_fw_modify_qp(dev->cmd, opcode, qp->ibqp.qp_num, optpar,
 				 has_ctx ? &m : NULL);
 	if (err)
 		return err;
 	qp->state = next;
-	if (mask & IB_QP_PORT)
-		qp->port = attr->port_num;
-	if (next == IB_QPS_RESET)
-		qp->port = 0;
+	qp_cur_update(&qp->cur, attr, mask, next);
 	return 0;
 }
 
@@ -896,8 +1117,7 @@ static void qp_path_to_ah(struct mlx5x_ib_dev *dev,
 	rdma_ah_set_dlid(ah, path->rlid);
 	rdma_ah_set_sl(ah, path->sl);
 	rdma_ah_set_path_bits(ah, path->path_bits);
-	rdma_ah_set_static_rate(ah, path->stat_rate ?
-				path->stat_rate - MLX5X_STAT_RATE_OFFSET : 0);
+	rdma_ah_set_static_rate(ah, mlx5x_qp_stat_rate_to_ib(path->stat_rate));
 	if (!path->grh)
 		return;
 	memcpy(dgid.raw, path->rgid, sizeof(dgid.raw));
@@ -972,25 +1192,38 @@ int mlx5x_ib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
  * its receives and memory keys come from, and completions go to that
  * SRQ's CQ with its user index.  The core creates it without driver
  * data (it may be shared by several processes through the domain), so
- * it holds nothing of a user context; its PD is the domain's own.  With
- * no queues the context says "no SQ" and a zero-length RQ (mlx5_ib names
- * a placeholder SRQ and CQ of its own instead; mlx5x has no kernel
- * SRQs), and no doorbell record (address 0, as mlx5_ib: never written).
+ * it holds nothing of a user context.  As mlx5_ib, its context names the
+ * reserved PD, the reserved CQ as both CQs and the reserved XRC SRQ
+ * (receives from an SRQ), and no doorbell record (address 0: never
+ * written).
  */
+void mlx5x_qp_xrc_tgt_params(const struct mlx5x_devr *devr,
+			     const struct mlx5x_verbs_caps *caps, u32 xrcdn,
+			     struct mlx5x_qp_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->st = MLX5X_QP_ST_XRC;
+	p->pdn = devr->pdn;
+	p->user_index = MLX5X_UIDX_NONE;
+	p->cqn_snd = devr->cqn;
+	p->cqn_rcv = devr->cqn;
+	p->rq_type = MLX5X_QP_RQ_SRQ;
+	p->srqn = devr->s0.srqn;
+	p->xrcd = xrcdn;
+	p->ts_format = mlx5x_qp_ts_format(caps, true);
+}
+
 static int qp_create_xrc_tgt(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 			     struct ib_qp_init_attr *attr)
 {
-	struct mlx5x_qp_params p = {
-		.st = MLX5X_QP_ST_XRC,
-		.user_index = MLX5X_UIDX_NONE,
-	};
+	struct mlx5x_qp_params p;
 	u32 qpn;
 	int err;
 
 	err = mlx5x_qp_check_init_attr(attr, &dev->caps);
 	if (!err) {
-		p.pdn = to_mxrcd(attr->xrcd)->pdn;
-		p.xrcd = to_mxrcd(attr->xrcd)->xrcdn;
+		mlx5x_qp_xrc_tgt_params(&dev->devr, &dev->caps,
+					to_mxrcd(attr->xrcd)->xrcdn, &p);
 		err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
 	}
 	if (err) {

@@ -175,11 +175,9 @@ static void srq_put(struct mlx5x_ib_srq *srq)
 		complete(&srq->free);
 }
 
-/* No event handler runs on @srq once this returns. */
-static void srq_table_remove(struct mlx5x_ib_dev *dev,
-			     struct mlx5x_ib_srq *srq)
+/* Out of the table: no event handler runs on @srq once this returns. */
+static void srq_table_release(struct mlx5x_ib_srq *srq)
 {
-	xa_erase_irq(&dev->srqs, srq->srqn);
 	srq_put(srq);
 	wait_for_completion(&srq->free);
 }
@@ -208,8 +206,9 @@ void mlx5x_ib_srq_event(struct mlx5x_ib_dev *dev, u8 type, u32 srqn)
 
 /* ---- firmware form dispatch ---- */
 
-static int srq_fw_create(struct mlx5x_ib_dev *dev, enum mlx5x_srq_form form,
-			 const struct mlx5x_srq_params *p, u32 *srqn)
+/* Also for the device's reserved SRQs (devr.c). */
+int mlx5x_srq_fw_create(struct mlx5x_ib_dev *dev, enum mlx5x_srq_form form,
+			const struct mlx5x_srq_params *p, u32 *srqn)
 {
 	switch (form) {
 	case MLX5X_SRQ_FORM_SRQ:
@@ -221,16 +220,40 @@ static int srq_fw_create(struct mlx5x_ib_dev *dev, enum mlx5x_srq_form form,
 	}
 }
 
-static int srq_fw_destroy(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq)
+int mlx5x_srq_fw_destroy(struct mlx5x_ib_dev *dev, enum mlx5x_srq_form form,
+			 u32 srqn)
 {
-	switch (srq->form) {
+	switch (form) {
 	case MLX5X_SRQ_FORM_SRQ:
-		return mlx5x_fw_destroy_srq(dev->cmd, srq->srqn);
+		return mlx5x_fw_destroy_srq(dev->cmd, srqn);
 	case MLX5X_SRQ_FORM_XRC_SRQ:
-		return mlx5x_fw_destroy_xrc_srq(dev->cmd, srq->srqn);
+		return mlx5x_fw_destroy_xrc_srq(dev->cmd, srqn);
 	default:
-		return mlx5x_fw_destroy_rmp(dev->cmd, srq->srqn);
+		return mlx5x_fw_destroy_rmp(dev->cmd, srqn);
 	}
+}
+
+static int srq_fw_destroy(void *arg)
+{
+	struct mlx5x_ib_srq *srq = arg;
+
+	return mlx5x_srq_fw_destroy(to_mibdev(srq->ibsrq.device), srq->form,
+				    srq->srqn);
+}
+
+/*
+ * Out of the event table before DESTROY (as mlx5_ib's SRQ table), back
+ * in it if the device refuses.
+ */
+static int srq_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq)
+{
+	int err;
+
+	err = mlx5x_table_destroy(&dev->srqs, srq->srqn, srq, srq_fw_destroy,
+				  srq);
+	if (!err)
+		srq_table_release(srq);
+	return err;
 }
 
 static int srq_fw_arm(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
@@ -292,20 +315,22 @@ static int srq_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 		.log_size = ilog2(srq->sizes.wqe_cnt),
 		.wqe_shift = srq->sizes.wqe_shift,
 		.pdn = to_mpd(srq->ibsrq.pd)->pdn,
-		.xrcd = xrc ? to_mxrcd(attr->ext.xrc.xrcd)->xrcdn : 0,
-		.cqn = xrc ? to_mcq(attr->ext.cq)->mcq.cqn : 0,
+		/* a basic SRQ names the reserved domain and CQ, as mlx5_ib */
+		.xrcd = xrc ? to_mxrcd(attr->ext.xrc.xrcd)->xrcdn :
+			      dev->devr.xrcdn0,
+		.cqn = xrc ? to_mcq(attr->ext.cq)->mcq.cqn : dev->devr.cqn,
 		.user_index = uidx,
 		.dbr = srq->uq.db.dma,
 		.pas = *pas,
 	};
 	int err;
 
-	err = srq_fw_create(dev, srq->form, &p, &srq->srqn);
+	err = mlx5x_srq_fw_create(dev, srq->form, &p, &srq->srqn);
 	if (err)
 		return err;
 	err = srq_table_insert(dev, srq);
 	if (err)
-		srq_fw_destroy(dev, srq);
+		srq_fw_destroy(srq);
 	return err;
 }
 
@@ -367,8 +392,11 @@ static int srq_create_user(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 	return 0;
 
 err_destroy:
-	srq_table_remove(dev, srq);
-	srq_fw_destroy(dev, srq);
+	/* the core frees @srq: the table may not keep it, whatever happens */
+	if (srq_destroy_hw(dev, srq)) {
+		xa_erase_irq(&dev->srqs, srq->srqn);
+		srq_table_release(srq);
+	}
 err_unpin:
 	srq_unpin(srq);
 	return err;
@@ -404,13 +432,12 @@ int mlx5x_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	struct mlx5x_ib_srq *srq = to_msrq(ibsrq);
 	int err;
 
-	err = srq_fw_destroy(dev, srq);
+	err = srq_destroy_hw(dev, srq);
 	if (err) {
 		ibdev_warn(&dev->ibdev, "destroy SRQ 0x%x: %d\n", srq->srqn,
 			   err);
 		return err;
 	}
-	srq_table_remove(dev, srq);
 	srq_unpin(srq);
 	mutex_destroy(&srq->lock);
 	return 0;
@@ -469,20 +496,13 @@ int mlx5x_ib_alloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata)
 {
 	struct mlx5x_ib_dev *dev = to_mibdev(ibxrcd->device);
 	struct mlx5x_ib_xrcd *xrcd = to_mxrcd(ibxrcd);
-	int err;
 
 	if (!dev->caps.xrc)
 		return -EOPNOTSUPP;
 	/* libmlx5 sends no driver data for an XRC domain */
 	if (udata && udata->inlen && !ib_is_udata_cleared(udata, 0, udata->inlen))
 		return -EOPNOTSUPP;
-	err = mlx5x_fw_alloc_xrcd(dev->cmd, &xrcd->xrcdn);
-	if (err)
-		return err;
-	err = mlx5x_fw_alloc_pd(dev->cmd, &xrcd->pdn);
-	if (err)
-		mlx5x_fw_dealloc_xrcd(dev->cmd, xrcd->xrcdn);
-	return err;
+	return mlx5x_fw_alloc_xrcd(dev->cmd, &xrcd->xrcdn);
 }
 
 int mlx5x_ib_dealloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata)
@@ -491,9 +511,7 @@ int mlx5x_ib_dealloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata)
 	struct mlx5x_ib_xrcd *xrcd = to_mxrcd(ibxrcd);
 	int err;
 
-	err = mlx5x_fw_dealloc_pd(dev->cmd, xrcd->pdn);
-	if (!err)
-		err = mlx5x_fw_dealloc_xrcd(dev->cmd, xrcd->xrcdn);
+	err = mlx5x_fw_dealloc_xrcd(dev->cmd, xrcd->xrcdn);
 	if (err)
 		ibdev_warn(&dev->ibdev, "dealloc XRCD %u: %d\n", xrcd->xrcdn,
 			   err);

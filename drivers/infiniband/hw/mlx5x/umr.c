@@ -36,6 +36,8 @@
 #define MLX5X_UMR_UIDX_NONE	0xffffff
 /* port and P_Key index the QP is moved to INIT with (mlx5_ib: 1, 0) */
 #define MLX5X_UMR_PORT		1
+/* messages of a REG_UMR QP: one 4 KiB MTU (mlx5_ib's fixed value) */
+#define MLX5X_UMR_LOG_MSG_MAX	12
 
 /* ---- pure helpers ---- */
 
@@ -282,48 +284,95 @@ static int umr_cq_destroy(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
 
 /* ---- QP ---- */
 
-static int umr_qp_rst2rts(struct mlx5x_ib_dev *dev, u32 qpn)
+/**
+ * mlx5x_umr_qp_mod() - the context of one UMR QP transition
+ * @opcode: RST2INIT, INIT2RTR or RTR2RTS
+ * @pdn: the QP's PD
+ * @cqn: its CQ
+ * @m: filled
+ *
+ * What mlx5_ib sends for its UMR QP: every transition the service type,
+ * PD, send CQ and a 4 KiB MTU with 4 KiB messages (fixed for REG_UMR);
+ * RST2INIT also P_Key index 0, port 1 and the reserved lkey (a kernel
+ * QP).  A REG_UMR QP has no peer: no path, PSN or retry parameters, and
+ * no optional parameter (mask 0).
+ */
+void mlx5x_umr_qp_mod(u16 opcode, u32 pdn, u32 cqn, struct mlx5x_qp_mod *m)
 {
-	struct mlx5x_qp_mod m = {
-		.fields = MLX5X_QPM_PKEY | MLX5X_QPM_PORT,
-		.path.port = MLX5X_UMR_PORT,
+	memset(m, 0, sizeof(*m));
+	m->fields = MLX5X_QPM_QP | MLX5X_QPM_CQ_SND | MLX5X_QPM_MTU;
+	m->st = MLX5X_QP_ST_REG_UMR;
+	m->pdn = pdn;
+	m->cqn_snd = cqn;
+	m->mtu = IB_MTU_4096;
+	m->log_msg_max = MLX5X_UMR_LOG_MSG_MAX;
+	if (opcode != MLX5X_CMD_OP_RST2INIT_QP)
+		return;
+	m->fields |= MLX5X_QPM_PKEY | MLX5X_QPM_PORT | MLX5X_QPM_RLKY;
+	m->path.port = MLX5X_UMR_PORT;
+}
+
+static int umr_qp_rst2rts(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
+{
+	static const u16 ops[] = {
+		MLX5X_CMD_OP_RST2INIT_QP, MLX5X_CMD_OP_INIT2RTR_QP,
+		MLX5X_CMD_OP_RTR2RTS_QP,
 	};
+	struct mlx5x_qp_mod m;
+	unsigned int i;
 	int err;
 
-	err = mlx5x_fw_modify_qp(dev->cmd, MLX5X_CMD_OP_RST2INIT_QP, qpn, 0,
-				 &m);
-	if (err)
-		return err;
-	/* a REG_UMR QP has no peer: no path, PSN or retry parameters */
-	m.fields = 0;
-	err = mlx5x_fw_modify_qp(dev->cmd, MLX5X_CMD_OP_INIT2RTR_QP, qpn, 0,
-				 &m);
-	if (err)
-		return err;
-	return mlx5x_fw_modify_qp(dev->cmd, MLX5X_CMD_OP_RTR2RTS_QP, qpn, 0,
-				  &m);
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		mlx5x_umr_qp_mod(ops[i], dev->devr.pdn, umr->mcq.cqn, &m);
+		err = mlx5x_fw_modify_qp(dev->cmd, ops[i], umr->qpn, 0, &m);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/**
+ * mlx5x_umr_qp_params() - CREATE_QP of the UMR QP
+ * @dev: the device (capabilities, reserved objects)
+ * @umr: the queue: UAR, CQ, rings and doorbell records are set up
+ * @p: filled
+ *
+ * As mlx5_ib creates its UMR QP: a kernel QP (fast registration and
+ * the reserved lkey enabled), no PD yet but the latency-sensitive hint
+ * (the PD comes with RST2INIT), a send queue only, the reserved basic
+ * SRQ and XRC domain 1 as every QP without an SRQ, the kernel timestamp
+ * format.
+ */
+void mlx5x_umr_qp_params(const struct mlx5x_ib_dev *dev,
+			 const struct mlx5x_umr *umr,
+			 struct mlx5x_qp_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->st = MLX5X_QP_ST_REG_UMR;
+	p->uar = umr->uar.index;
+	p->user_index = MLX5X_UMR_UIDX_NONE;
+	p->cqn_snd = umr->mcq.cqn;
+	p->cqn_rcv = umr->mcq.cqn;
+	p->log_sq_size = MLX5X_UMR_LOG_SQ;
+	p->has_sq = true;
+	p->ts_format = mlx5x_qp_ts_format(&dev->caps, true);
+	p->kernel = true;
+	p->latency_sensitive = true;
+	p->dbr = umr->dbr_dma + MLX5X_UMR_QP_DBR_OFF;
+	p->pas = kring_pas(&umr->sq);
+	mlx5x_qp_rq_names(&dev->devr, false, NULL, false, p);
 }
 
 static int umr_qp_create(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
 {
-	struct mlx5x_qp_params p = {
-		.st = MLX5X_QP_ST_REG_UMR,
-		.uar = umr->uar.index,
-		.user_index = MLX5X_UMR_UIDX_NONE,
-		.cqn_snd = umr->mcq.cqn,
-		.cqn_rcv = umr->mcq.cqn,
-		.log_sq_size = MLX5X_UMR_LOG_SQ,
-		.has_sq = true,
-		.dbr = umr->dbr_dma + MLX5X_UMR_QP_DBR_OFF,
-		.pas = kring_pas(&umr->sq),
-	};
+	struct mlx5x_qp_params p;
 	int err;
 
-	/* no PD: the QP only touches mkeys, never memory */
+	mlx5x_umr_qp_params(dev, umr, &p);
 	err = mlx5x_fw_create_qp(dev->cmd, &p, &umr->qpn);
 	if (err)
 		return err;
-	err = umr_qp_rst2rts(dev, umr->qpn);
+	err = umr_qp_rst2rts(dev, umr);
 	if (err)
 		mlx5x_fw_destroy_qp(dev->cmd, umr->qpn);
 	return err;

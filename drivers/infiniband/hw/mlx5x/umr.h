@@ -26,6 +26,8 @@
 
 struct mlx5x_ib_dev;
 struct mlx5x_eq;
+struct mlx5x_qp_mod;
+struct mlx5x_qp_params;
 struct mlx5x_verbs_caps;
 
 /*
@@ -125,5 +127,9 @@ bool mlx5x_umr_can_rereg(int flags, int cur_access, int new_access,
 u64 mlx5x_umr_mkey_mask(bool atomic);
 void mlx5x_umr_wqe_build(void *wqe, const struct mlx5x_umr_update *u);
 int mlx5x_umr_cqe_status(const void *cqe, u32 ci, u8 log_n);
+void mlx5x_umr_qp_params(const struct mlx5x_ib_dev *dev,
+			 const struct mlx5x_umr *umr,
+			 struct mlx5x_qp_params *p);
+void mlx5x_umr_qp_mod(u16 opcode, u32 pdn, u32 cqn, struct mlx5x_qp_mod *m);
 
 #endif /* MLX5X_UMR_H */

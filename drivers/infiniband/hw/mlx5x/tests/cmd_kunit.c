@@ -307,6 +307,32 @@ static void caps_decode_and_prepare(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(cur, MLX5X_CAP_LOG_MAX_EQ_SZ), 13);
 }
 
+/* SET_HCA_CAP(ATOMIC) as mlx5_core sends it, only when offered. */
+static void caps_atomic_set(struct kunit *test)
+{
+	u8 *cur = kunit_kzalloc(test, MLX5X_HCA_CAP_LEN, GFP_KERNEL);
+	u8 *set = kunit_kzalloc(test, MLX5X_HCA_CAP_LEN, GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, cur);
+	KUNIT_ASSERT_NOT_NULL(test, set);
+	MLX5X_SET(cur, MLX5X_ATOMIC_CAP_OPERATIONS,
+		  MLX5X_ATOMIC_OPS_CMP_SWAP | MLX5X_ATOMIC_OPS_FETCH_ADD);
+	MLX5X_SET(cur, MLX5X_ATOMIC_CAP_SIZE_QP, MLX5X_ATOMIC_SIZE_8B);
+	/* host byte order not offered: nothing to send */
+	KUNIT_EXPECT_FALSE(test, mlx5x_caps_atomic_prepare_set(cur, set));
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(set, MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS),
+			0);
+	/* offered (booting in mode 0): all zeros but requester mode 1 */
+	MLX5X_SET(cur, MLX5X_ATOMIC_CAP_SUPP_8B_ENDIANNESS_1, 1);
+	KUNIT_EXPECT_TRUE(test, mlx5x_caps_atomic_prepare_set(cur, set));
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(set, MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS),
+			MLX5X_ATOMIC_REQ_MODE_HOST);
+	MLX5X_SET(set, MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS, 0);
+	for (i = 0; i < MLX5X_HCA_CAP_LEN; i++)
+		KUNIT_EXPECT_EQ(test, set[i], 0);
+}
+
 static void create_eq_encoding(struct kunit *test)
 {
 	struct mlx5x_eq_params p = {
@@ -355,6 +381,7 @@ static struct kunit_case mlx5x_cmd_cases[] = {
 	KUNIT_CASE(event_completes_only_its_slot),
 	KUNIT_CASE(kill_completes_pending_and_fails_stop),
 	KUNIT_CASE(caps_decode_and_prepare),
+	KUNIT_CASE(caps_atomic_set),
 	KUNIT_CASE(create_eq_encoding),
 	{}
 };

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for the CQ table and the completion bottom half (suite
- * mlx5x_cq_table), driven with fake CQs.  The bottom half's "kick" is
+ * mlx5x_cq_table), driven with fake CQs, and the table side of a destroy
+ * the device may refuse (mlx5x_table_destroy(), shared with QPs and
+ * SRQs).  The bottom half's "kick" is
  * replaced by a counter and runs are made by calling mlx5x_cq_bh_run()
  * directly, so every interleaving is deterministic.
  */
@@ -228,6 +230,61 @@ static void destroy_idle_cq(struct kunit *test)
 	mlx5x_cq_table_destroy(&e->tbl);
 }
 
+/* What a DESTROY command sees of the table, and what it answers. */
+struct destroy_probe {
+	struct env *e;
+	u32 cqn;
+	bool found;
+	int ret;
+};
+
+static int probe_destroy(void *arg)
+{
+	struct destroy_probe *p = arg;
+	struct mlx5x_core_cq *cq = mlx5x_cq_table_get(&p->e->tbl, p->cqn);
+
+	p->found = cq;
+	if (cq)
+		mlx5x_cq_put(cq);
+	return p->ret;
+}
+
+/*
+ * The object is out of the table while DESTROY runs (the number may be
+ * the device's to reuse as soon as it returns), and back in it, events
+ * flowing, when the device refuses.
+ */
+static void table_destroy_order(struct kunit *test)
+{
+	struct env *e = env_init(test, UNLIMITED);
+	struct mlx5x_core_cq *cq = &e->cq[1].mcq;
+	struct destroy_probe p = { .e = e, .cqn = cq->cqn, .ret = -EIO };
+
+	KUNIT_EXPECT_EQ(test, mlx5x_table_destroy(&e->tbl.xa, cq->cqn, cq,
+						  probe_destroy, &p), -EIO);
+	KUNIT_EXPECT_FALSE(test, p.found);
+	KUNIT_EXPECT_TRUE(test, eqe(e, cq->cqn));
+	mlx5x_cq_bh_run(&e->bh);
+	KUNIT_EXPECT_EQ(test, e->cq[1].comps, 1);
+
+	p.ret = 0;
+	KUNIT_EXPECT_EQ(test, mlx5x_table_destroy(&e->tbl.xa, cq->cqn, cq,
+						  probe_destroy, &p), 0);
+	KUNIT_EXPECT_FALSE(test, p.found);
+	KUNIT_EXPECT_FALSE(test, eqe(e, cq->cqn));
+	/* the number is free for a new CQ at once */
+	KUNIT_EXPECT_EQ(test, xa_insert_irq(&e->tbl.xa, cq->cqn, &e->cq[0].mcq,
+					    GFP_KERNEL), 0);
+	xa_erase_irq(&e->tbl.xa, cq->cqn);
+	mlx5x_cq_quiesce(cq);
+	KUNIT_EXPECT_EQ(test, refcount_read(&cq->refcount), 0);
+	mlx5x_cq_table_remove(&e->tbl, &e->cq[0].mcq);
+	mlx5x_cq_quiesce(&e->cq[0].mcq);
+	mlx5x_cq_table_remove(&e->tbl, &e->cq[2].mcq);
+	mlx5x_cq_quiesce(&e->cq[2].mcq);
+	mlx5x_cq_table_destroy(&e->tbl);
+}
+
 static struct kunit_case mlx5x_cq_table_cases[] = {
 	KUNIT_CASE(lookup_takes_reference),
 	KUNIT_CASE(kick_only_on_empty_to_nonempty),
@@ -236,6 +293,7 @@ static struct kunit_case mlx5x_cq_table_cases[] = {
 	KUNIT_CASE(event_during_handler_requeues),
 	KUNIT_CASE(destroy_with_event_pending),
 	KUNIT_CASE(destroy_idle_cq),
+	KUNIT_CASE(table_destroy_order),
 	{}
 };
 

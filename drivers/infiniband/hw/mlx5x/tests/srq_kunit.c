@@ -200,34 +200,27 @@ static void srq_contexts(struct kunit *test)
 
 static void srq_qp_contexts(struct kunit *test)
 {
+	const struct mlx5x_devr devr = {
+		.xrcdn0 = 0x10, .xrcdn1 = 0x11, .pdn = 0x20, .cqn = 0x30,
+		.s0 = { .srqn = 0x40 }, .s1 = { .srqn = 0x41 },
+	};
 	struct mlx5x_qp_params p = {
 		.st = MLX5X_QP_ST_RC, .pdn = 3, .uar = 9, .cqn_snd = 0x11,
-		.cqn_rcv = 0x12, .srqn = 0x21, .has_sq = true,
+		.cqn_rcv = 0x12, .has_sq = true,
 		.log_sq_size = 4, .pas = { .pgsz = SZ_4K },
 	};
 	__be32 qpc[MLX5X_QPC_LEN / 4] = {};
+	const u32 srqn = 0x21;
 
 	/* an RC QP on an SRQ: receives from the SRQ, no RQ of its own */
+	mlx5x_qp_rq_names(&devr, false, &srqn, false, &p);
 	mlx5x_qpc_create_encode(qpc, &p);
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_RQ_TYPE),
 			MLX5X_QP_RQ_SRQ);
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN), 0x21);
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_LOG_RQ_SIZE), 0);
-	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_XRCD), 0);
-
-	/* an XRC target: no queues, no UAR, the domain named */
-	memset(qpc, 0, sizeof(qpc));
-	memset(&p, 0, sizeof(p));
-	p.st = MLX5X_QP_ST_XRC;
-	p.pdn = 3;
-	p.xrcd = 7;
-	mlx5x_qpc_create_encode(qpc, &p);
-	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_ST), MLX5X_QP_ST_XRC);
-	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_XRCD), 7);
-	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_NO_SQ), 1);
-	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_UAR_PAGE), 0);
-	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_RQ_TYPE),
-			MLX5X_QP_RQ_ZERO_LEN);
+	/* with the reserved XRC domain 0, as mlx5_ib */
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_XRCD), 0x10);
 }
 
 static void srq_qp_init_attr(struct kunit *test)

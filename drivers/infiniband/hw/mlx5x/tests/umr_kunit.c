@@ -2,7 +2,8 @@
 /*
  * KUnit tests for UMR: which re-registrations may patch a key in place
  * (mlx5x_umr_rereg), the mkey mask and the UMR WQE a PD/access update
- * posts, and how its CQE is read (mlx5x_umr_wqe).
+ * posts, how its CQE is read, and the UMR QP's contexts at creation and
+ * at each transition (mlx5x_umr_wqe).
  */
 #include <kunit/test.h>
 
@@ -211,11 +212,81 @@ static struct kunit_suite umr_rereg_suite = {
 	.test_cases = umr_rereg_cases,
 };
 
+/* The UMR QP as mlx5_ib creates it: a kernel QP naming reserved objects. */
+static void umr_qp_context(struct kunit *test)
+{
+	struct mlx5x_ib_dev *dev = kunit_kzalloc(test, sizeof(*dev),
+						  GFP_KERNEL);
+	struct mlx5x_umr *umr = kunit_kzalloc(test, sizeof(*umr), GFP_KERNEL);
+	__be32 qpc[MLX5X_QPC_LEN / 4] = {};
+	struct mlx5x_qp_params p;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_NOT_NULL(test, umr);
+	dev->devr.xrcdn1 = 0x11;
+	dev->devr.s1.srqn = 0x41;
+	dev->caps.sq_ts_cap = MLX5X_TS_CAP_FREE_RUNNING_AND_REAL_TIME;
+	umr->mcq.cqn = 0x33;
+	umr->uar.index = 5;
+	umr->sq.log_n = MLX5X_UMR_LOG_SQ;
+	umr->sq.log_stride = 6;
+	mlx5x_umr_qp_params(dev, umr, &p);
+	mlx5x_qpc_create_encode(qpc, &p);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_ST), MLX5X_QP_ST_REG_UMR);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_FRE), 1);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_RLKY), 1);
+	/* no PD until RST2INIT, the latency hint instead */
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_PD), 0);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_LATENCY_SENSITIVE), 1);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_RQ_TYPE),
+			MLX5X_QP_RQ_ZERO_LEN);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN), 0x41);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_XRCD), 0x11);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_CQN_SND), 0x33);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_TS_FORMAT),
+			MLX5X_TS_FORMAT_DEFAULT);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_LOG_SQ_SIZE),
+			MLX5X_UMR_LOG_SQ);
+}
+
+/* Its transitions: PD, CQ, 4 KiB MTU and messages on each; port at INIT. */
+static void umr_qp_transitions(struct kunit *test)
+{
+	static const u16 ops[] = {
+		MLX5X_CMD_OP_RST2INIT_QP, MLX5X_CMD_OP_INIT2RTR_QP,
+		MLX5X_CMD_OP_RTR2RTS_QP,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		__be32 qpc[MLX5X_QPC_LEN / 4] = {};
+		const u8 *ads = (const u8 *)qpc + MLX5X_QPC_PRI_PATH_OFF;
+		bool init = ops[i] == MLX5X_CMD_OP_RST2INIT_QP;
+		struct mlx5x_qp_mod m;
+
+		mlx5x_umr_qp_mod(ops[i], 0x20, 0x33, &m);
+		mlx5x_qpc_mod_encode(qpc, &m);
+		KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_ST),
+				MLX5X_QP_ST_REG_UMR);
+		KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_PD), 0x20);
+		KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_CQN_SND), 0x33);
+		KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_MTU),
+				MLX5X_QPC_MTU_4K);
+		KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_LOG_MSG_MAX), 12);
+		KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_RLKY), init);
+		KUNIT_EXPECT_EQ(test, MLX5X_GET(ads, MLX5X_ADS_VHCA_PORT_NUM),
+				init ? 1 : 0);
+		KUNIT_EXPECT_EQ(test, MLX5X_GET(ads, MLX5X_ADS_PKEY_INDEX), 0);
+	}
+}
+
 static struct kunit_case umr_wqe_cases[] = {
 	KUNIT_CASE(mkey_mask),
 	KUNIT_CASE(wqe_build),
 	KUNIT_CASE(wqe_build_no_atomics),
 	KUNIT_CASE(cqe_status),
+	KUNIT_CASE(umr_qp_context),
+	KUNIT_CASE(umr_qp_transitions),
 	{}
 };
 

@@ -27,6 +27,7 @@ static const struct mlx5x_verbs_caps cx5 = {
 	.cq_resize = true,
 	.block_lb_mc = true,
 	.atomic = true,
+	.atomic_mode = MLX5X_QPC_ATOMIC_MODE_IB_COMP,
 };
 
 /* ---- mlx5x_verbs_qp_types ---- */
@@ -89,7 +90,7 @@ static void qp_ud_rst2init(struct kunit *test)
 						   IB_QPT_UD, mask));
 	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_UD,
 						   MLX5X_CMD_OP_RST2INIT_QP,
-						   &cx5, &m, &optpar), 0);
+						   &cx5, NULL, &m, &optpar), 0);
 	KUNIT_EXPECT_EQ(test, optpar, 0);
 	KUNIT_EXPECT_EQ(test, m.fields, MLX5X_QPM_PKEY | MLX5X_QPM_PORT |
 			MLX5X_QPM_QKEY | MLX5X_QPM_MTU);
@@ -122,21 +123,21 @@ static void qp_ud_optional(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, IB_QP_STATE,
 						   IB_QPT_UD,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
-						   &cx5, &m, &optpar), 0);
+						   &cx5, NULL, &m, &optpar), 0);
 	KUNIT_EXPECT_EQ(test, optpar, 0);
 	KUNIT_EXPECT_EQ(test, m.fields, MLX5X_QPM_MTU);
 	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, IB_QP_STATE |
 						   IB_QP_QKEY | IB_QP_PKEY_INDEX,
 						   IB_QPT_UD,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
-						   &cx5, &m, &optpar), 0);
+						   &cx5, NULL, &m, &optpar), 0);
 	KUNIT_EXPECT_EQ(test, optpar, MLX5X_QP_OPTPAR_Q_KEY |
 			MLX5X_QP_OPTPAR_PKEY_INDEX);
 	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, IB_QP_STATE |
 						   IB_QP_SQ_PSN,
 						   IB_QPT_UD,
 						   MLX5X_CMD_OP_RTR2RTS_QP,
-						   &cx5, &m, &optpar), 0);
+						   &cx5, NULL, &m, &optpar), 0);
 	KUNIT_EXPECT_EQ(test, optpar, 0);
 	KUNIT_EXPECT_EQ(test, m.fields, MLX5X_QPM_SQ_PSN | MLX5X_QPM_MTU);
 	KUNIT_EXPECT_EQ(test, m.sq_psn, 0x45);
@@ -144,14 +145,14 @@ static void qp_ud_optional(struct kunit *test)
 						   IB_QP_QKEY,
 						   IB_QPT_UD,
 						   MLX5X_CMD_OP_RTS2RTS_QP,
-						   &cx5, &m, &optpar), 0);
+						   &cx5, NULL, &m, &optpar), 0);
 	KUNIT_EXPECT_EQ(test, optpar, MLX5X_QP_OPTPAR_Q_KEY);
 	/* RC has no Q_Key: an RC table never takes it */
 	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, IB_QP_STATE |
 						   IB_QP_QKEY,
 						   IB_QPT_RC,
 						   MLX5X_CMD_OP_RTS2RTS_QP,
-						   &cx5, &m, &optpar), 0);
+						   &cx5, NULL, &m, &optpar), 0);
 	KUNIT_EXPECT_EQ(test, optpar, 0);
 	KUNIT_EXPECT_EQ(test, m.fields, 0);
 }
@@ -178,7 +179,7 @@ static void qp_uc_transitions(struct kunit *test)
 						   IB_QPT_UC, mask));
 	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_UC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
-						   &cx5, &m, &optpar), 0);
+						   &cx5, NULL, &m, &optpar), 0);
 	/* access is optional here: only the remote-write bit exists on UC */
 	KUNIT_EXPECT_EQ(test, optpar, MLX5X_QP_OPTPAR_RWE);
 	KUNIT_EXPECT_TRUE(test, m.rwe);
@@ -198,7 +199,7 @@ static void qp_uc_transitions(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, IB_QP_STATE |
 						   IB_QP_SQ_PSN, IB_QPT_UC,
 						   MLX5X_CMD_OP_RTR2RTS_QP,
-						   &cx5, &m, &optpar), 0);
+						   &cx5, NULL, &m, &optpar), 0);
 	KUNIT_EXPECT_EQ(test, optpar, 0);
 	KUNIT_EXPECT_EQ(test, m.fields, MLX5X_QPM_SQ_PSN);
 }

@@ -29,6 +29,7 @@ static const struct mlx5x_verbs_caps cx5 = {
 	.num_ports = 1,
 	.cqe_version = 1,
 	.atomic = true,
+	.atomic_mode = MLX5X_QPC_ATOMIC_MODE_IB_COMP,
 	.mw = true,
 };
 
@@ -714,12 +715,16 @@ static void qp_mod_init2rtr(struct kunit *test)
 	rtr_attr(&attr, &mask);
 	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
-						   &cx5, &m, &optpar), 0);
+						   &cx5, NULL, &m, &optpar), 0);
+	/* the responder depth rewrites the rights too, as mlx5_ib */
 	KUNIT_EXPECT_EQ(test, m.fields, MLX5X_QPM_AV | MLX5X_QPM_MTU |
 			MLX5X_QPM_RQPN | MLX5X_QPM_RQ_PSN | MLX5X_QPM_RRA |
-			MLX5X_QPM_RNR_TIMER | MLX5X_QPM_PKEY);
+			MLX5X_QPM_RNR_TIMER | MLX5X_QPM_PKEY |
+			MLX5X_QPM_ACCESS);
 	/* the P_Key index is optional at INIT2RTR: it sets its bit */
-	KUNIT_EXPECT_EQ(test, optpar, MLX5X_QP_OPTPAR_PKEY_INDEX);
+	KUNIT_EXPECT_EQ(test, optpar, MLX5X_QP_OPTPAR_PKEY_INDEX |
+			MLX5X_QP_OPTPAR_RRE | MLX5X_QP_OPTPAR_RWE |
+			MLX5X_QP_OPTPAR_RAE);
 	KUNIT_EXPECT_EQ(test, m.log_rra_max, 2);	/* 3 rounds up to 4 */
 	KUNIT_EXPECT_EQ(test, m.path.rlid, 0x32c4);
 	KUNIT_EXPECT_TRUE(test, m.path.grh);
@@ -746,7 +751,7 @@ static void qp_mod_rtr2rts_and_rst2init(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_RTR2RTS_QP,
-						   &cx5, &m, &optpar), 0);
+						   &cx5, NULL, &m, &optpar), 0);
 	KUNIT_EXPECT_EQ(test, optpar, MLX5X_QP_OPTPAR_RNR_TIMEOUT);
 	KUNIT_EXPECT_EQ(test, m.sq_psn, 1);	/* 24 bits */
 	KUNIT_EXPECT_EQ(test, m.log_sra_max, 0);
@@ -755,15 +760,227 @@ static void qp_mod_rtr2rts_and_rst2init(struct kunit *test)
 	mask = IB_QP_STATE | IB_QP_ACCESS_FLAGS | IB_QP_PKEY_INDEX | IB_QP_PORT;
 	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_RST2INIT_QP,
-						   &cx5, &m, &optpar), 0);
+						   &cx5, NULL, &m, &optpar), 0);
 	KUNIT_EXPECT_EQ(test, optpar, 0);
 	KUNIT_EXPECT_EQ(test, m.fields, MLX5X_QPM_ACCESS | MLX5X_QPM_PKEY |
 			MLX5X_QPM_PORT);
 	/* unknown access bits (FLUSH) are ignored */
 	KUNIT_EXPECT_FALSE(test, m.rre);
 	KUNIT_EXPECT_TRUE(test, m.rwe);
-	KUNIT_EXPECT_TRUE(test, m.rae);
+	/* no responder depth yet: atomics wait for INIT2RTR */
+	KUNIT_EXPECT_FALSE(test, m.rae);
 	KUNIT_EXPECT_EQ(test, m.path.port, 1);
+}
+
+/*
+ * mlx5_ib's rights: access flags and responder depth, each given or
+ * remembered; depth 0 leaves remote writes only; atomics carry the mode.
+ */
+static void qp_rights_follow_depth(struct kunit *test)
+{
+	struct mlx5x_qp_cur cur = {
+		.port = 1, .access = IB_ACCESS_REMOTE_READ |
+			IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC,
+	};
+	__be32 qpc[MLX5X_QPC_LEN / 4] = {};
+	struct mlx5x_qp_mod m;
+	struct ib_qp_attr attr;
+	u32 optpar;
+	int mask;
+
+	/* INIT2RTR with a depth: the remembered rights, with their bits */
+	rtr_attr(&attr, &mask);
+	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
+						   MLX5X_CMD_OP_INIT2RTR_QP,
+						   &cx5, &cur, &m, &optpar), 0);
+	KUNIT_EXPECT_TRUE(test, m.fields & MLX5X_QPM_ACCESS);
+	KUNIT_EXPECT_EQ(test, optpar, MLX5X_QP_OPTPAR_PKEY_INDEX |
+			MLX5X_QP_OPTPAR_RRE | MLX5X_QP_OPTPAR_RWE |
+			MLX5X_QP_OPTPAR_RAE);
+	KUNIT_EXPECT_TRUE(test, m.rre);
+	KUNIT_EXPECT_TRUE(test, m.rwe);
+	KUNIT_EXPECT_TRUE(test, m.rae);
+	mlx5x_qpc_mod_encode(qpc, &m);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_RAE), 1);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_ATOMIC_MODE),
+			MLX5X_QPC_ATOMIC_MODE_IB_COMP);
+
+	/* depth 0: reads and atomics cleared, writes kept, no mode */
+	attr.max_dest_rd_atomic = 0;
+	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
+						   MLX5X_CMD_OP_INIT2RTR_QP,
+						   &cx5, &cur, &m, &optpar), 0);
+	KUNIT_EXPECT_FALSE(test, m.rre);
+	KUNIT_EXPECT_TRUE(test, m.rwe);
+	KUNIT_EXPECT_FALSE(test, m.rae);
+	memset(qpc, 0, sizeof(qpc));
+	mlx5x_qpc_mod_encode(qpc, &m);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_RRE), 0);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_ATOMIC_MODE), 0);
+
+	/* new access flags at RTS2RTS combine with the remembered depth */
+	cur.resp_depth = 4;
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_access_flags = IB_ACCESS_REMOTE_READ;
+	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, IB_QP_STATE |
+						   IB_QP_ACCESS_FLAGS, IB_QPT_RC,
+						   MLX5X_CMD_OP_RTS2RTS_QP,
+						   &cx5, &cur, &m, &optpar), 0);
+	KUNIT_EXPECT_TRUE(test, m.rre);
+	KUNIT_EXPECT_FALSE(test, m.rwe);
+	KUNIT_EXPECT_FALSE(test, m.rae);
+
+	/* remote atomics on a device without an atomic mode: refused */
+	attr.qp_access_flags = IB_ACCESS_REMOTE_ATOMIC;
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, IB_QP_STATE |
+						   IB_QP_ACCESS_FLAGS, IB_QPT_RC,
+						   MLX5X_CMD_OP_RTS2RTS_QP,
+						   &bare, &cur, &m, &optpar),
+			-EOPNOTSUPP);
+}
+
+/* An address names its port, the remembered one without IB_QP_PORT. */
+static void qp_av_names_port(struct kunit *test)
+{
+	const struct mlx5x_qp_cur cur = { .port = 1 };
+	__be32 qpc[MLX5X_QPC_LEN / 4] = {};
+	const u8 *ads = (const u8 *)qpc + MLX5X_QPC_PRI_PATH_OFF;
+	struct mlx5x_qp_mod m;
+	struct ib_qp_attr attr;
+	u32 optpar;
+	int mask;
+
+	rtr_attr(&attr, &mask);
+	KUNIT_ASSERT_FALSE(test, mask & IB_QP_PORT);
+	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
+						   MLX5X_CMD_OP_INIT2RTR_QP,
+						   &cx5, &cur, &m, &optpar), 0);
+	mlx5x_qpc_mod_encode(qpc, &m);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(ads, MLX5X_ADS_VHCA_PORT_NUM), 1);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(ads, MLX5X_ADS_RLID), 0x32c4);
+}
+
+/* mlx5_ib's static rates: codes, and stepping down the ib_rate values. */
+static void qp_stat_rate_step_down(struct kunit *test)
+{
+	u16 all = GENMASK(15, 0);
+	u8 code;
+
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_stat_rate(IB_RATE_PORT_CURRENT, all,
+						 &code), 0);
+	KUNIT_EXPECT_EQ(test, code, 0);
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_stat_rate(IB_RATE_10_GBPS, all, &code),
+			0);
+	KUNIT_EXPECT_EQ(test, code, 8);
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_stat_rate(IB_RATE_25_GBPS, all, &code),
+			0);
+	KUNIT_EXPECT_EQ(test, code, 2);
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_stat_rate(IB_RATE_400_GBPS, all,
+						 &code), 0);
+	KUNIT_EXPECT_EQ(test, code, 6);
+	/* 14 Gb/s has no code: it steps down to 120 Gb/s (code 15) */
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_stat_rate(IB_RATE_14_GBPS, all, &code),
+			0);
+	KUNIT_EXPECT_EQ(test, code, 15);
+	/* 25 Gb/s unsupported: 168, 112 (no codes), then 56 Gb/s */
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_stat_rate(IB_RATE_25_GBPS, all & ~BIT(2),
+						 &code), 0);
+	KUNIT_EXPECT_EQ(test, code, 1);
+	/* nothing supported: the port's rate */
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_stat_rate(IB_RATE_40_GBPS, 0, &code),
+			0);
+	KUNIT_EXPECT_EQ(test, code, 0);
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_stat_rate(23 /* 800 Gb/s */, all,
+						 &code), 0);
+	KUNIT_EXPECT_EQ(test, code, 0);
+	/* not a rate */
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_stat_rate(1, all, &code), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_stat_rate(25, all, &code), -EINVAL);
+	/* and back, for QUERY_QP */
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_stat_rate_to_ib(0), IB_RATE_PORT_CURRENT);
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_stat_rate_to_ib(2), IB_RATE_25_GBPS);
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_stat_rate_to_ib(8), IB_RATE_10_GBPS);
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_stat_rate_to_ib(15), IB_RATE_120_GBPS);
+}
+
+/* The reserved objects a QP context names instead of 0. */
+static const struct mlx5x_devr devr = {
+	.xrcdn0 = 0x10, .xrcdn1 = 0x11, .pdn = 0x20, .cqn = 0x30,
+	.s0 = { .srqn = 0x40 }, .s1 = { .srqn = 0x41 },
+};
+
+static void qp_rq_names(struct kunit *test)
+{
+	const u32 srqn = 0x77;
+	struct mlx5x_qp_params p = {};
+	__be32 qpc[MLX5X_QPC_LEN / 4] = {};
+
+	/* own receive queue: the basic reserved SRQ, domain 1 */
+	mlx5x_qp_rq_names(&devr, false, NULL, true, &p);
+	KUNIT_EXPECT_EQ(test, p.rq_type, MLX5X_QP_RQ_NON_ZERO);
+	KUNIT_EXPECT_EQ(test, p.srqn, 0x41);
+	KUNIT_EXPECT_EQ(test, p.xrcd, 0x11);
+	/* no receive queue: the same names */
+	mlx5x_qp_rq_names(&devr, false, NULL, false, &p);
+	KUNIT_EXPECT_EQ(test, p.rq_type, MLX5X_QP_RQ_ZERO_LEN);
+	KUNIT_EXPECT_EQ(test, p.srqn, 0x41);
+	KUNIT_EXPECT_EQ(test, p.xrcd, 0x11);
+	/* on an SRQ: that SRQ, domain 0 */
+	mlx5x_qp_rq_names(&devr, false, &srqn, false, &p);
+	KUNIT_EXPECT_EQ(test, p.rq_type, MLX5X_QP_RQ_SRQ);
+	KUNIT_EXPECT_EQ(test, p.srqn, 0x77);
+	KUNIT_EXPECT_EQ(test, p.xrcd, 0x10);
+	/* an XRC initiator: the reserved XRC SRQ, domain 1 */
+	mlx5x_qp_rq_names(&devr, true, NULL, false, &p);
+	KUNIT_EXPECT_EQ(test, p.rq_type, MLX5X_QP_RQ_SRQ);
+	KUNIT_EXPECT_EQ(test, p.srqn, 0x40);
+	KUNIT_EXPECT_EQ(test, p.xrcd, 0x11);
+	mlx5x_qpc_create_encode(qpc, &p);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_RQ_TYPE),
+			MLX5X_QP_RQ_SRQ);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN), 0x40);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_XRCD), 0x11);
+}
+
+/* An XRC target names the reserved PD, CQ and XRC SRQ, and its domain. */
+static void qp_xrc_tgt_names(struct kunit *test)
+{
+	__be32 qpc[MLX5X_QPC_LEN / 4] = {};
+	struct mlx5x_qp_params p;
+
+	mlx5x_qp_xrc_tgt_params(&devr, &cx5, 0x99, &p);
+	mlx5x_qpc_create_encode(qpc, &p);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_ST), MLX5X_QP_ST_XRC);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_PD), 0x20);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_CQN_SND), 0x30);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_CQN_RCV), 0x30);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_RQ_TYPE),
+			MLX5X_QP_RQ_SRQ);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN), 0x40);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_XRCD), 0x99);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_NO_SQ), 1);
+}
+
+/* qpc.ts_format from the caps, as mlx5_ib picks it. */
+static void qp_ts_format(struct kunit *test)
+{
+	struct mlx5x_verbs_caps c = cx5;
+
+	/* free running offered (the zero value): user QPs take it */
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_ts_format(&c, false),
+			MLX5X_TS_FORMAT_FREE_RUNNING);
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_ts_format(&c, true),
+			MLX5X_TS_FORMAT_FREE_RUNNING);
+	c.qp_ts_cap = MLX5X_TS_CAP_REAL_TIME;
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_ts_format(&c, false),
+			MLX5X_TS_FORMAT_DEFAULT);
+	c.qp_ts_cap = MLX5X_TS_CAP_FREE_RUNNING_AND_REAL_TIME;
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_ts_format(&c, false),
+			MLX5X_TS_FORMAT_FREE_RUNNING);
+	/* kernel QPs: the default unless send queues only run free */
+	c.sq_ts_cap = MLX5X_TS_CAP_FREE_RUNNING_AND_REAL_TIME;
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_ts_format(&c, true),
+			MLX5X_TS_FORMAT_DEFAULT);
 }
 
 static void qp_mod_range_checks(struct kunit *test)
@@ -777,27 +994,27 @@ static void qp_mod_range_checks(struct kunit *test)
 	attr.path_mtu = 0;
 	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
-						   &cx5, &m, &optpar), -EINVAL);
+						   &cx5, NULL, &m, &optpar), -EINVAL);
 	rtr_attr(&attr, &mask);
 	attr.max_dest_rd_atomic = 17;
 	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
-						   &cx5, &m, &optpar), -EINVAL);
+						   &cx5, NULL, &m, &optpar), -EINVAL);
 	rtr_attr(&attr, &mask);
 	attr.pkey_index = 128;
 	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
-						   &cx5, &m, &optpar), -EINVAL);
+						   &cx5, NULL, &m, &optpar), -EINVAL);
 	rtr_attr(&attr, &mask);
 	attr.ah_attr.grh.sgid_index = 8;	/* 8 GIDs */
 	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
-						   &cx5, &m, &optpar), -EINVAL);
+						   &cx5, NULL, &m, &optpar), -EINVAL);
 	rtr_attr(&attr, &mask);
 	attr.min_rnr_timer = 32;
 	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
-						   &cx5, &m, &optpar), -EINVAL);
+						   &cx5, NULL, &m, &optpar), -EINVAL);
 }
 
 /* What a transition writes is what QUERY_QP reads back. */
@@ -812,7 +1029,7 @@ static void qp_context_round_trip(struct kunit *test)
 	rtr_attr(&attr, &mask);
 	KUNIT_ASSERT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
 						   MLX5X_CMD_OP_INIT2RTR_QP,
-						   &cx5, &m, &optpar), 0);
+						   &cx5, NULL, &m, &optpar), 0);
 	mlx5x_qpc_mod_encode(qpc, &m);
 	MLX5X_SET(qpc, MLX5X_QPC_STATE, MLX5X_QP_STATE_RTR);
 	mlx5x_qpc_decode(qpc, &back);
@@ -839,8 +1056,10 @@ static void qp_create_context(struct kunit *test)
 {
 	struct mlx5x_qp_params p = {
 		.st = MLX5X_QP_ST_RC, .pdn = 3, .uar = 9, .user_index = 7,
-		.cqn_snd = 0x11, .cqn_rcv = 0x12, .rq_wqe_shift = 0,
+		.cqn_snd = 0x11, .cqn_rcv = 0x12,
+		.rq_type = MLX5X_QP_RQ_ZERO_LEN, .srqn = 0x41, .xrcd = 0x11,
 		.has_sq = true, .log_sq_size = 6, .dbr = 0xabc000,
+		.ts_format = MLX5X_TS_FORMAT_DEFAULT,
 		.pas = { .pgsz = SZ_4K, .page_offset = 2 },
 	};
 	__be32 qpc[MLX5X_QPC_LEN / 4] = {};
@@ -859,8 +1078,17 @@ static void qp_create_context(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_PAGE_OFFSET), 2);
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_CQN_SND), 0x11);
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_CQN_RCV), 0x12);
+	/* the reserved SRQ and domain are named even without receives */
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_SRQN_RMPN_XRQN), 0x41);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_XRCD), 0x11);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_TS_FORMAT),
+			MLX5X_TS_FORMAT_DEFAULT);
+	/* a user QP: no fast registration, no reserved lkey */
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_FRE), 0);
+	KUNIT_EXPECT_EQ(test, MLX5X_GET(qpc, MLX5X_QPC_RLKY), 0);
 
 	memset(qpc, 0, sizeof(qpc));
+	p.rq_type = MLX5X_QP_RQ_NON_ZERO;
 	p.rq_wqe_shift = 5;
 	p.log_rq_size = 9;
 	p.has_sq = false;
@@ -884,6 +1112,12 @@ static struct kunit_case qp_cases[] = {
 	KUNIT_CASE(qp_mod_range_checks),
 	KUNIT_CASE(qp_context_round_trip),
 	KUNIT_CASE(qp_create_context),
+	KUNIT_CASE(qp_rights_follow_depth),
+	KUNIT_CASE(qp_av_names_port),
+	KUNIT_CASE(qp_stat_rate_step_down),
+	KUNIT_CASE(qp_rq_names),
+	KUNIT_CASE(qp_xrc_tgt_names),
+	KUNIT_CASE(qp_ts_format),
 	{}
 };
 
@@ -959,19 +1193,35 @@ static void caps_decode(struct kunit *test)
 	MLX5X_SET(atomic, MLX5X_ATOMIC_CAP_SIZE_QP, MLX5X_ATOMIC_SIZE_8B);
 	MLX5X_SET(atomic, MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS,
 		  MLX5X_ATOMIC_REQ_MODE_HOST);
+	MLX5X_SET(cap, MLX5X_CAP_STAT_RATE_SUPPORT, 0x8104);
 	mlx5x_verbs_caps_decode(cap, atomic, &c);
 	KUNIT_EXPECT_EQ(test, c.log_max_qp_sz, 15);
 	KUNIT_EXPECT_EQ(test, c.max_wqe_sz_sq, 1024);
 	KUNIT_EXPECT_EQ(test, c.cqe_version, 1);
+	KUNIT_EXPECT_EQ(test, c.stat_rate_support, 0x8104);
 	KUNIT_EXPECT_TRUE(test, c.atomic);
+	/* the two standard operations: IB-compatible responder mode */
+	KUNIT_EXPECT_EQ(test, c.atomic_mode, MLX5X_QPC_ATOMIC_MODE_IB_COMP);
 	KUNIT_EXPECT_FALSE(test, c.mw);
 	MLX5X_SET(cap, MLX5X_CAP_IMAICL, 1);
 	mlx5x_verbs_caps_decode(cap, atomic, &c);
 	KUNIT_EXPECT_TRUE(test, c.mw);
-	/* big-endian operands (mode 0) are not IB atomics */
+	/* extended atomics: the largest operand, at least 8 bytes */
+	MLX5X_SET(atomic, MLX5X_ATOMIC_CAP_OPERATIONS,
+		  MLX5X_ATOMIC_OPS_CMP_SWAP | MLX5X_ATOMIC_OPS_FETCH_ADD |
+		  MLX5X_ATOMIC_OPS_EXT_CMP_SWAP);
+	mlx5x_verbs_caps_decode(cap, atomic, &c);
+	KUNIT_EXPECT_EQ(test, c.atomic_mode, MLX5X_QPC_ATOMIC_MODE_8B);
+	MLX5X_SET(atomic, MLX5X_ATOMIC_CAP_SIZE_QP,
+		  MLX5X_ATOMIC_SIZE_8B | BIT(5));
+	mlx5x_verbs_caps_decode(cap, atomic, &c);
+	KUNIT_EXPECT_EQ(test, c.atomic_mode, 5);	/* 32 bytes */
+	/* no requester byte order set (boot value): not IB atomics */
 	MLX5X_SET(atomic, MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS, 0);
 	mlx5x_verbs_caps_decode(cap, atomic, &c);
 	KUNIT_EXPECT_FALSE(test, c.atomic);
+	/* yet the responder mode stands, as mlx5_ib derives it */
+	KUNIT_EXPECT_EQ(test, c.atomic_mode, 5);
 	/* no fetch-and-add, or no atomic caps at all */
 	MLX5X_SET(atomic, MLX5X_ATOMIC_CAP_REQ_8B_ENDIANNESS,
 		  MLX5X_ATOMIC_REQ_MODE_HOST);
@@ -981,6 +1231,7 @@ static void caps_decode(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, c.atomic);
 	mlx5x_verbs_caps_decode(cap, NULL, &c);
 	KUNIT_EXPECT_FALSE(test, c.atomic);
+	KUNIT_EXPECT_EQ(test, c.atomic_mode, 0);
 }
 
 static void vport_decode(struct kunit *test)
