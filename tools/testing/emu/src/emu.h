@@ -81,7 +81,17 @@ struct emu_opts {
 	unsigned int max_issi;		/* QUERY_ISSI offers 0..max_issi */
 	unsigned int init_delay_ms;	/* initializing bit after reset */
 	struct fault_cfg fault;
+	unsigned int events;		/* enum emu_event_kind bits allowed */
+	const char *events_ctl;		/* request directory, NULL: none */
 };
+
+/* firmware-initiated events the host may request (events.c) */
+enum emu_event_kind {
+	EMU_EV_PAGES, EMU_EV_PORT, EMU_EV_INTERNAL_ERROR, EMU_EV_EQ_OVERRUN,
+	EMU_EV_NKINDS,
+};
+/* how often the device thread looks for a request (--events-ctl) */
+#define EVENTS_CTL_POLL_MS	20
 
 /* A queue buffer: list of page addresses (PAS). */
 struct pas {
@@ -163,7 +173,8 @@ struct emu_eq {
 	uint32_t cons;		/* consumer counter, 24 bits, from doorbell */
 	uint32_t prod;		/* producer counter */
 	bool armed;
-	bool overrun;
+	bool overrun;		/* stopped: EQEs are lost (eq_post()) */
+	uint64_t lost;		/* EQEs lost to the overrun */
 	uint32_t refs;		/* CQs */
 	uint64_t eqes, irqs, doorbells;
 	uint8_t eqc[MLX5X_EQC_LEN];
@@ -243,6 +254,7 @@ struct emu_port {
 	uint8_t gids[EMU_NUM_GIDS][MLX5X_GID_LEN];
 	uint8_t node_desc[MLX5X_REG_NODE_DESC_LEN];
 	uint32_t qkey_viol, pkey_viol;
+	uint32_t changes;	/* state changes by events (port down/up) */
 };
 
 struct emu_iseg {
@@ -277,6 +289,9 @@ struct emu_hca {
 	uint64_t *pages;
 	uint32_t npages, pages_cap;
 	uint32_t boot_pages, init_pages;	/* asked for */
+	uint32_t regular_pages;	/* asked for by PAGE_REQUEST at run time */
+	uint32_t releasable;	/* released by PAGE_REQUEST, not yet taken */
+	uint64_t page_requests;	/* PAGE_REQUEST EQEs written */
 	uint64_t pages_given, pages_taken, pages_dropped;
 };
 
@@ -284,6 +299,7 @@ struct emu_stats {
 	uint64_t cmds, cmd_failed;
 	uint64_t uar_writes, uar_bad, bar_bad, resets;
 	uint64_t eq_overruns, eqe_dma_errors;
+	uint64_t events_done, events_refused;	/* host requests */
 	uint64_t cq_arms, sq_doorbells;
 };
 
@@ -329,6 +345,8 @@ uint64_t emu_live_objects(struct emu *e);
 void iseg_reset(struct emu *e);
 uint32_t iseg_read32(struct emu *e, uint32_t off);
 void iseg_write32(struct emu *e, uint32_t off, uint32_t val);
+/* firmware reports a health syndrome (kept if one is already set) */
+void iseg_health_raise(struct emu *e, uint8_t synd, bool rfr);
 
 /* cmdq.c (emu.lock held) */
 void cmdq_doorbell(struct emu *e, uint32_t bits);
@@ -367,6 +385,12 @@ int eq_post(struct emu *e, struct emu_eq *eq, uint8_t type, uint8_t sub,
 	    const uint8_t *data);
 void eq_doorbell(struct emu *e, uint32_t uar, uint32_t val, bool arm);
 void eq_free(struct emu_eq *eq);
+
+/* events.c */
+int events_parse(const char *list, unsigned int *mask);
+int events_run(struct emu *e, const char *word, const char *arg, char *why,
+	       size_t len);		/* emu.lock held */
+void events_ctl_poll(struct emu *e);	/* emu.lock not held */
 
 /* caps.c */
 void caps_init(struct emu *e);

@@ -4,7 +4,8 @@
  *
  *   mlx5x-emu --socket PATH [--guid HEX] [--msix N] [--trace] [--log FILE]
  *             [--report FILE] [--fw X.Y.Z] [--pages BOOT:INIT]
- *             [--keep-listening] [--fault-...]
+ *             [--keep-listening] [--fault-...] [--events LIST]
+ *             [--events-ctl DIR]
  *
  * On a client disconnect, SIGTERM or SIGINT it writes the exit report to
  * --report (and stderr) and exits 0; SIGUSR1 prints the report to stderr.
@@ -41,6 +42,9 @@ static void usage(FILE *fp)
 		"  --fault-cmd-status=OPCODE:STATUS:SYNDROME[:NTH]\n"
 		"                       fail OPCODE (its NTH occurrence only)\n"
 		"  --fault-health=SYNDROME[:DELAY_MS]   raise a health syndrome\n"
+		"  --events LIST        firmware events the host may request:\n"
+		"                       pages,port,internal-error,eq-overrun,all\n"
+		"  --events-ctl DIR     take requests from DIR/req, answer DIR/ack\n"
 		"OPCODE is a number (0x500) or a name (CREATE_QP).\n",
 		EMU_MSIX_MAX);
 }
@@ -90,7 +94,7 @@ static int parse_fault_health(struct fault_cfg *f, const char *s)
 enum {
 	OPT_GUID = 256, OPT_LID, OPT_MSIX, OPT_FW, OPT_PAGES, OPT_ISSI, OPT_TRACE,
 	OPT_LOG, OPT_REPORT, OPT_KEEP, OPT_F_TIMEOUT, OPT_F_STATUS,
-	OPT_F_HEALTH, OPT_SOCKET, OPT_HELP,
+	OPT_F_HEALTH, OPT_EVENTS, OPT_EVENTS_CTL, OPT_SOCKET, OPT_HELP,
 };
 
 static int parse_one(struct emu_opts *o, int c, const char *arg)
@@ -125,6 +129,8 @@ static int parse_one(struct emu_opts *o, int c, const char *arg)
 		break;
 	case OPT_F_STATUS: return parse_fault_status(&o->fault, arg);
 	case OPT_F_HEALTH: return parse_fault_health(&o->fault, arg);
+	case OPT_EVENTS: return events_parse(arg, &o->events);
+	case OPT_EVENTS_CTL: o->events_ctl = arg; return 0;
 	default: return -1;
 	}
 	return end && *end ? -1 : 0;
@@ -147,6 +153,8 @@ static int parse_args(struct emu_opts *o, int argc, char **argv)
 		{ "fault-cmd-timeout", required_argument, NULL, OPT_F_TIMEOUT },
 		{ "fault-cmd-status", required_argument, NULL, OPT_F_STATUS },
 		{ "fault-health", required_argument, NULL, OPT_F_HEALTH },
+		{ "events", required_argument, NULL, OPT_EVENTS },
+		{ "events-ctl", required_argument, NULL, OPT_EVENTS_CTL },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
