@@ -345,7 +345,7 @@ uint64_t emu_live_objects(struct emu *e);
 void iseg_reset(struct emu *e);
 uint32_t iseg_read32(struct emu *e, uint32_t off);
 void iseg_write32(struct emu *e, uint32_t off, uint32_t val);
-/* firmware reports a health syndrome (kept if one is already set) */
+/* firmware reports a health syndrome (a fatal one replaces a warning) */
 void iseg_health_raise(struct emu *e, uint8_t synd, bool rfr);
 
 /* cmdq.c (emu.lock held) */

@@ -19,6 +19,8 @@
  *                  (what mlx5_core's health poll treats as fatal), and an
  *                  INTERNAL_ERROR EQE (type 0x8) for an EQ subscribed to
  *                  it (mlx5_core subscribes none: the poll finds it).
+ *   query          no event: the page and port counters, so a requester
+ *                  can wait for the driver's answers.
  *   eq-overrun     a page-request storm: one EQE more than the EQ
  *                  subscribed to PAGE_REQUEST holds, written while the
  *                  driver cannot move its consumer index; eq_post() then
@@ -224,6 +226,14 @@ int events_run(struct emu *e, const char *word, const char *arg, char *why,
 	int32_t n;
 	char *end;
 
+	if (!strcmp(word, "query") && !*arg) {
+		snprintf(why, len, "held=%u releasable=%u asked=%u given=%llu taken=%llu port_state=%u eq_overruns=%llu",
+			 e->hca.npages, e->hca.releasable, e->hca.regular_pages,
+			 (unsigned long long)e->hca.pages_given,
+			 (unsigned long long)e->hca.pages_taken, e->port.state,
+			 (unsigned long long)e->stats.eq_overruns);
+		return 0;
+	}
 	for (k = 0; k < EMU_EV_NKINDS; k++)
 		if (!strncmp(word, event_names[k], strlen(event_names[k])))
 			break;
@@ -311,7 +321,8 @@ void events_ctl_poll(struct emu *e)
 	else
 		e->stats.events_done++;
 	pthread_mutex_unlock(&e->lock);
-	emu_info("event %s%s%s: %s: %s", word, *arg ? " " : "", arg,
+	if (strcmp(word, "query"))
+		emu_info("event %s%s%s: %s: %s", word, *arg ? " " : "", arg,
 		 ret ? "refused" : "done", why);
 	ctl_answer(e, seq, ret, why);
 }

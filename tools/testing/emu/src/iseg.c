@@ -52,13 +52,14 @@ static uint32_t health_syndrome_word(struct emu *e)
  * Firmware reports a failure in the health buffer: the syndrome, and the
  * recover-flow-request bit when the driver must reset the function
  * (mlx5_core's health poll treats only RFR with a syndrome as fatal; a
- * syndrome alone is a warning).  The first syndrome stays.
+ * syndrome alone is a warning).  The first syndrome stays, unless a
+ * fatal one (RFR) follows a warning.
  */
 void iseg_health_raise(struct emu *e, uint8_t synd, bool rfr)
 {
 	struct emu_iseg *s = &e->iseg;
 
-	if (!s->health_synd) {
+	if (!s->health_synd || (rfr && !s->health_rfr)) {
 		s->health_synd = synd;
 		emu_info("health syndrome 0x%x raised%s", synd,
 			 rfr ? " (recover flow requested)" : "");

@@ -162,6 +162,7 @@ static void test_events(void)
 	is_u(t.e.hca.releasable, MIN(9u, held), "... 9 pages released");
 	ok(ev(&t, "pages-burst", "3") < 0, "pages-burst without :N refused");
 	ok(ev(&t, "pages", "x") < 0, "pages x refused");
+	ok(!ev(&t, "query", ""), "query");
 
 	ok(!ev(&t, "port", "down"), "port down");
 	x = ring_eqe(&t, ring, 5);
