@@ -181,9 +181,7 @@ static void eq_async_eqe(struct mlx5x_eq *eq, const struct mlx5x_eqe *eqe)
 				       MLX5X_GET(eqe, MLX5X_EQE_CMD_VECTOR));
 		break;
 	case MLX5X_EVENT_PAGE_REQUEST:
-		mlx5x_pages_request(tbl->pages,
-				    MLX5X_GET(eqe, MLX5X_EQE_PAGES_FUNC_ID),
-				    (s32)MLX5X_GET(eqe, MLX5X_EQE_PAGES_NUM_PAGES));
+		mlx5x_pages_request_eqe(tbl->pages, eqe);
 		break;
 	case MLX5X_EVENT_PORT_CHANGE:
 		eq_port_change(eq, eqe);

@@ -23,6 +23,7 @@
 
 #include "cmd.h"
 #include "fw_cmds.h"
+#include "hw.h"
 #include "pages.h"
 
 /**
@@ -397,6 +398,28 @@ void mlx5x_pages_request(struct mlx5x_pages *pg, u16 func_id, s32 npages)
 	req->func_id = func_id;
 	req->npages = npages;
 	queue_work(pg->wq, &req->work);
+}
+
+/*
+ * A PAGE_REQUEST EQE: the requesting function and a signed page count
+ * (> 0 give, < 0 the device releases pages to take back).
+ */
+void mlx5x_pages_eqe_decode(const struct mlx5x_eqe *eqe, u16 *func_id,
+			    s32 *npages)
+{
+	*func_id = MLX5X_GET(eqe, MLX5X_EQE_PAGES_FUNC_ID);
+	*npages = (s32)MLX5X_GET(eqe, MLX5X_EQE_PAGES_NUM_PAGES);
+}
+
+/* From the async EQ interrupt handler. */
+void mlx5x_pages_request_eqe(struct mlx5x_pages *pg,
+			     const struct mlx5x_eqe *eqe)
+{
+	u16 func_id;
+	s32 npages;
+
+	mlx5x_pages_eqe_decode(eqe, &func_id, &npages);
+	mlx5x_pages_request(pg, func_id, npages);
 }
 
 /* No more PAGE_REQUEST work: before the async EQ goes away. */

@@ -17,6 +17,7 @@
 
 struct device;
 struct mlx5x_cmd;
+struct mlx5x_eqe;
 struct page;
 struct workqueue_struct;
 
@@ -96,6 +97,10 @@ void mlx5x_pages_cleanup(struct mlx5x_pages *pg);
 int mlx5x_pages_startup(struct mlx5x_pages *pg, u16 op_mod);
 int mlx5x_pages_reclaim_all(struct mlx5x_pages *pg);
 void mlx5x_pages_request(struct mlx5x_pages *pg, u16 func_id, s32 npages);
+void mlx5x_pages_eqe_decode(const struct mlx5x_eqe *eqe, u16 *func_id,
+			    s32 *npages);
+void mlx5x_pages_request_eqe(struct mlx5x_pages *pg,
+			     const struct mlx5x_eqe *eqe);
 void mlx5x_pages_stop_requests(struct mlx5x_pages *pg);
 
 #endif /* MLX5X_PAGES_H */

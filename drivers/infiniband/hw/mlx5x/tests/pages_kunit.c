@@ -194,12 +194,35 @@ static void misaligned_host_page_refused(struct kunit *test)
 	done(pg);
 }
 
+/* PAGE_REQUEST EQEs as the device writes them: big-endian, signed. */
+static void page_request_eqe_decoded(struct kunit *test)
+{
+	struct mlx5x_eqe eqe = {};
+	u16 func;
+	s32 n;
+
+	eqe.type = MLX5X_EVENT_PAGE_REQUEST;
+	MLX5X_SET(&eqe, MLX5X_EQE_PAGES_FUNC_ID, 5);
+	MLX5X_SET(&eqe, MLX5X_EQE_PAGES_NUM_PAGES, 64);
+	mlx5x_pages_eqe_decode(&eqe, &func, &n);
+	KUNIT_EXPECT_EQ(test, func, 5);
+	KUNIT_EXPECT_EQ(test, n, 64);
+	MLX5X_SET(&eqe, MLX5X_EQE_PAGES_NUM_PAGES, (u32)-16);
+	/* the embedded-CPU bit is not part of the function number */
+	MLX5X_SET(&eqe, MLX5X_EQE_PAGES_EC_FUNCTION, 1);
+	mlx5x_pages_eqe_decode(&eqe, &func, &n);
+	KUNIT_EXPECT_EQ(test, func, 5);
+	KUNIT_EXPECT_EQ(test, n, -16);
+	KUNIT_EXPECT_EQ(test, ((u8 *)&eqe)[0x24], 0xff);
+}
+
 static struct kunit_case mlx5x_pages_cases[] = {
 	KUNIT_CASE(host_page_split_into_pieces),
 	KUNIT_CASE(host_page_belongs_to_one_function),
 	KUNIT_CASE(host_page_idle_after_last_piece),
 	KUNIT_CASE(reclaim_of_unknown_piece_refused),
 	KUNIT_CASE(misaligned_host_page_refused),
+	KUNIT_CASE(page_request_eqe_decoded),
 	{}
 };
 
