@@ -255,14 +255,23 @@ fwev_internal_error() {
 	done
 	dmesg | grep -F "$ERRPCI" | grep -qE "$re" || fwev_bad "no '$re' in dmesg"
 	grep -q IBV_EVENT_DEVICE_FATAL "$aw" || fwev_bad "no IBV_EVENT_DEVICE_FATAL: $(excerpt "$aw")"
-	# upstream's recovery reloads (or gives up on) the function; let it
-	# finish before the teardown
-	[ "$LANE" = upstream ] && sleep 20
+	# mlx5_core then tries to recover the function (reset, reload); it
+	# must come to an end before the teardown
+	local rec=
+	if [ "$LANE" = upstream ]; then
+		end=$((SECONDS + 180))
+		while [ $SECONDS -lt $end ]; do
+			rec=$(dmesg | grep -F "$ERRPCI" | grep -oE 'health recovery (failed|succeeded)' | tail -n1)
+			[ -n "$rec" ] && break
+			sleep 1
+		done
+		[ -n "$rec" ] || fwev_bad "mlx5_core's recovery did not end in 180 s"
+	fi
 	kill "$FWEV_AW" 2>/dev/null
 	wait "$FWEV_AW" 2>/dev/null
 	dmesg | grep -F "$ERRPCI" > "$log.dmesg"
 	if [ -z "$FWEV_BAD" ]; then
-		record "$name" pass "'$(grep -E "$re" "$log.dmesg" | head -n1 | sed 's/^\[ *[0-9.]*\] //' | cut -c1-120)', IBV_EVENT_DEVICE_FATAL"
+		record "$name" pass "'$(grep -E "$re" "$log.dmesg" | head -n1 | sed 's/^\[ *[0-9.]*\] //' | cut -c1-120)', IBV_EVENT_DEVICE_FATAL${rec:+, $rec}"
 	else
 		record "$name" fail "$FWEV_BAD"
 	fi
