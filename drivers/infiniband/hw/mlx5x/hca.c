@@ -314,11 +314,11 @@ int mlx5x_hca_ready(struct mlx5x_dev *mdev)
 
 	hca_board_id(mdev);
 	dev_info(mlx5x_to_dev(mdev),
-		 "ready: fw %u.%u.%u, board %s, %u port(s) (%s), ISSI %u, %u EQs (1 async + %u comp) on %u MSI-X vectors, %u fw pages, %lld commands, %lld ms\n",
+		 "ready: fw %u.%u.%u, board %s, %u port(s) (%s), ISSI %u, %u EQs (async, pages + %u comp) on %u MSI-X vectors, %u fw pages, %lld commands, %lld ms\n",
 		 mdev->fw.major, mdev->fw.minor, mdev->fw.sub,
 		 hca->psid[0] ? hca->psid : "-", hca->caps.num_ports,
 		 hca->caps.port_type == MLX5X_CAP_PORT_TYPE_IB ? "IB" : "Eth",
-		 hca->issi, 1 + hca->eqs.ncomp, hca->eqs.ncomp, hca->eqs.nvec,
+		 hca->issi, 2 + hca->eqs.ncomp, hca->eqs.ncomp, hca->eqs.nvec,
 		 hca->pages.total,
 		 (long long)atomic64_read(&hca->cmd.stats.issued),
 		 ktime_ms_delta(ktime_get(), hca->t0));
