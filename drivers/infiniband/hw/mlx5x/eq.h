@@ -98,13 +98,11 @@ struct mlx5x_eq {
 /**
  * struct mlx5x_eq_events - where asynchronous events go (ib events later)
  * @port_change: a PORT_CHANGE EQE; hard-IRQ context
- * @fatal: an INTERNAL_ERROR EQE; hard-IRQ context
  * @qp_event: a QP/SRQ async EQE (type, QP or SRQ number); hard-IRQ context
  * @ctx: argument of the callbacks
  */
 struct mlx5x_eq_events {
 	void (*port_change)(void *ctx, u8 port, u8 sub_type);
-	void (*fatal)(void *ctx);
 	void (*qp_event)(void *ctx, u8 type, u32 num);
 	void *ctx;
 };

@@ -252,21 +252,11 @@ void mlx5x_hca_uar_fini(struct mlx5x_dev *mdev)
 	mlx5x_uar_free(&to_hca(mdev)->cmd, &to_hca(mdev)->uar);
 }
 
-/* Hard-IRQ context: an INTERNAL_ERROR event. */
-static void hca_fatal_event(void *ctx)
-{
-	struct mlx5x_hca *hca = ctx;
-
-	mlx5x_cmd_kill(&hca->cmd);
-	mlx5x_ib_fatal_event(container_of(hca, struct mlx5x_dev, hca));
-}
-
 int mlx5x_hca_eqs_init(struct mlx5x_dev *mdev)
 {
 	struct mlx5x_hca *hca = to_hca(mdev);
 	struct mlx5x_eq_table *tbl = &hca->eqs;
 
-	hca->events.fatal = hca_fatal_event;
 	hca->events.port_change = mlx5x_ib_port_event;
 	hca->events.qp_event = mlx5x_ib_qp_event;
 	hca->events.ctx = hca;
