@@ -6,6 +6,7 @@
 #   lane.sh DRIVER SUITE      DRIVER: rxe | upstream | mlx5x
 #                             SUITE:  full | bringup | faults (mlx5x only)
 #                                     | fabric (upstream only)
+#                                     | fwevents (upstream, mlx5x)
 #
 #   rxe       soft-RoCE on a dummy netdev; checks the rig itself.
 #   upstream  the guest kernel's own mlx5_core + mlx5_ib on the emulated
@@ -16,7 +17,10 @@
 # fault injected by its emulator (see "fault suite" below).  Suite fabric
 # boots with two functions of one emulator whose ports are linked back to
 # back (guest/fabric.sh): opensm, diagnostics, traffic across the link,
-# IPoIB, rdma_cm and NVMe over RDMA.
+# IPoIB, rdma_cm and NVMe over RDMA.  Suite fwevents boots once with two
+# functions whose emulators start events (page requests, link flap, EQ
+# overrun, internal error) when the guest asks (see "firmware-event suite"
+# below).
 #
 # Results: $MLX5X_RESULTS/e2e-NAME.tsv (one line per test),
 # build/results/lane-NAME.md (human table), the job dir build/e2e/NAME/
@@ -44,8 +48,8 @@ SUITE=${2:-full}
 case $DRIVER in rxe | upstream | mlx5x) ;; *)
 	echo "usage: $0 rxe|upstream|mlx5x [full|bringup]" >&2; exit 2 ;;
 esac
-case $SUITE in full | bringup | faults | fabric) ;; *)
-	echo "usage: $0 rxe|upstream|mlx5x [full|bringup|faults|fabric]" >&2; exit 2 ;;
+case $SUITE in full | bringup | faults | fabric | fwevents) ;; *)
+	echo "usage: $0 rxe|upstream|mlx5x [full|bringup|faults|fabric|fwevents]" >&2; exit 2 ;;
 esac
 [ "$DRIVER/$SUITE" = rxe/bringup ] && {
 	echo "lane rxe has no bringup suite (it has no device to bring up)" >&2
@@ -58,6 +62,10 @@ esac
 # mlx5x has no kernel verbs (IPoIB, rdma_cm, NVMe) nor MAD path yet.
 [ "$SUITE" = fabric ] && [ "$DRIVER" != upstream ] && {
 	echo "suite fabric exists for lane upstream only" >&2
+	exit 2
+}
+[ "$SUITE" = fwevents ] && [ "$DRIVER" = rxe ] && {
+	echo "suite fwevents needs the emulated device (lanes upstream, mlx5x)" >&2
 	exit 2
 }
 
@@ -124,8 +132,8 @@ lane_defaults() {
 		# Vendor-specific (DEVX, DR, ...) and other vendors' modules, and
 		# rdmacm (needs IPoIB addressing; waits ~30 s per test without it).
 		PY_EXCLUDE=${MLX5X_E2E_PY_EXCLUDE:-"test_mlx5_*,test_efa*,test_rdmacm,test_cuda*"}
-		if [ "$SUITE" = faults ]; then
-			VM_TMO=${MLX5X_VM_TIMEOUT:-600}
+		if [ "$SUITE" = faults ] || [ "$SUITE" = fwevents ]; then
+			VM_TMO=${MLX5X_VM_TIMEOUT:-900}
 		elif [ "$SUITE" = fabric ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-2400}
 		elif [ "$SUITE" = bringup ]; then
@@ -159,6 +167,7 @@ write_env() {
 	FABRIC_NVME_MIB=${MLX5X_FABRIC_NVME_MIB:-256}
 	EOF
 	[ "$SUITE" != faults ] || fault_env >> "$JOB/job.env"
+	[ "$SUITE" != fwevents ] || fwev_env >> "$JOB/job.env"
 }
 
 # fwdiff_emu_args: with the fwdiff part, the emulator writes the field
@@ -333,6 +342,108 @@ fault_lines() {
 	done
 }
 
+# --- firmware-event suite (upstream, mlx5x) ----------------------------
+#
+# Two emulator instances with request directories in the job dir (the
+# guest writes requests there, see guest/fwevents.sh); firmware versions
+# tell the functions apart.
+#   ev   --events pages,port: page requests and a link flap under traffic;
+#        must end with live_objects=0 pages_held=0.
+#   err  --events eq-overrun,internal-error: the function dies, so its
+#        objects and pages stay with the dead firmware (freed by the
+#        driver locally); its report must show the overrun and the fatal
+#        syndrome.
+# The messages these events make the drivers log are allowed explicitly
+# (FWEV_DMESG_ALLOW_*); nothing else may appear.
+
+FWEV_FW_EV=16.35.4041
+FWEV_FW_ERR=16.35.4042
+FWEV_PP_ITERS=${MLX5X_E2E_FWEV_ITERS:-3000}
+# upstream (mlx5_core health.c, main.c, cmd.c): the fatal error with the
+# health buffer it prints, then the recovery it starts.  The emulator
+# models no firmware reset (no VSC gateway space, nic_interface never
+# turns DISABLED), so the reset step times out and the reload finds the
+# firmware still enabled: recovery fails and the function stays down.
+FWEV_DMESG_ALLOW_upstream='poll_health:[0-9]+:\(pid [0-9]+\): Fatal error 5 detected$'
+FWEV_DMESG_ALLOW_upstream+='|print_health_info:[0-9]+:\(pid [0-9]+\): '
+FWEV_DMESG_ALLOW_upstream+='|mlx5_health_try_recover:[0-9]+:\(pid [0-9]+\): (handling bad device here|starting health recovery flow|health recovery failed)$'
+FWEV_DMESG_ALLOW_upstream+='|mlx5_handle_bad_state:[0-9]+:\(pid [0-9]+\): Expected to see disabled NIC but it is full driver$'
+FWEV_DMESG_ALLOW_upstream+='|mlx5_error_sw_reset:[0-9]+:\(pid [0-9]+\): (start|end)$'
+FWEV_DMESG_ALLOW_upstream+='|mlx5_vsc_sem_set_space:[0-9]+:\(pid [0-9]+\): Failed to set gw space -22$'
+FWEV_DMESG_ALLOW_upstream+='|lock_sem_sw_reset:[0-9]+:\(pid [0-9]+\): Failed to lock SW reset semaphore$'
+FWEV_DMESG_ALLOW_upstream+='|: NIC IFC still 0 after [0-9]+ms\.$'
+FWEV_DMESG_ALLOW_upstream+='|mlx5_wait_for_pages:[0-9]+:\(pid [0-9]+\): Skipping wait for vf pages stage$'
+FWEV_DMESG_ALLOW_upstream+='|mlx5_cmd_out_err:[0-9]+:\(pid [0-9]+\): (SET_ISSI\(0x10b\)|DISABLE_HCA\(0x105\)) op_mod\(0x0\) failed, status bad system state\(0x4\)'
+FWEV_DMESG_ALLOW_upstream+='|mlx5_core_set_issi:[0-9]+:\(pid [0-9]+\): Failed to set ISSI to 1 err\(-5\)$'
+FWEV_DMESG_ALLOW_upstream+='|mlx5_function_enable:[0-9]+:\(pid [0-9]+\): failed to set issi$'
+FWEV_DMESG_ALLOW_upstream+='|mlx5_uninit_one:[0-9]+:\(pid [0-9]+\): mlx5_uninit_one: interface is down, NOP$'
+# mlx5x (health.c, cmd.c, pagealloc.c, hca.c): the overrun syndrome
+# warning, the fatal syndrome and the killed command interface, and at
+# rmmod the dead function's pages freed locally
+FWEV_DMESG_ALLOW_mlx5x='mlx5x [0-9a-f:.]+: health: syndrome 0xc \(async EQ buffer overrun\), ext 0x0, no recover flow requested$'
+FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: health: fatal syndrome 0x1 \(firmware internal error\), ext 0x0, rfr 1, entering error state$'
+FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: command interface killed: commands complete locally from now on$'
+FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: [0-9]+ firmware pages not returned, freeing them locally$'
+FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: page reclaim incomplete: -5$'
+
+fwev_env() {
+	cat <<-EOF
+	FWEV_FW_EV=$FWEV_FW_EV
+	FWEV_FW_ERR=$FWEV_FW_ERR
+	FWEV_PP_ITERS=$FWEV_PP_ITERS
+	EOF
+}
+
+start_fwev_emus() {
+	mkdir -p "$JOB/ctl-ev" "$JOB/ctl-err"
+	start_emu "$JOB" 0x0002c90300e5e001 ev --trace --log "$JOB/emu-ev.log" \
+		--fw "$FWEV_FW_EV" --events pages,port --events-ctl "$JOB/ctl-ev" ||
+		return 1
+	SOCKOPT+=(-s vfu-ev.sock)
+	start_emu "$JOB" 0x0002c90300e5e002 err --trace --log "$JOB/emu-err.log" \
+		--fw "$FWEV_FW_ERR" --events eq-overrun,internal-error \
+		--events-ctl "$JOB/ctl-err" || return 1
+	SOCKOPT+=(-s vfu-err.sock)
+	hlog "emulators ev and err listening (ctl dirs $JOB/ctl-ev, $JOB/ctl-err)"
+}
+
+# fwev_emu_lines: the emulators' view of the suite.
+fwev_emu_lines() {
+	local r=$JOB/emu-ev-report.txt e=$JOB/emu-err-report.txt
+	local live pages req ports refused ovr synd rfr
+	if [ -s "$r" ]; then
+		live=$(report_value "$r" live_objects)
+		pages=$(report_value "$r" pages_held)
+		req=$(report_value "$r" page_requests)
+		ports=$(report_value "$r" port_changes)
+		refused=$(report_value "$r" events_refused)
+		if [ "$live" = 0 ] && [ "$pages" = 0 ] && [ "${req:-0}" -gt 0 ] &&
+			[ "$ports" = 2 ] && [ "$refused" = 0 ]; then
+			printf 'emu/ev\tpass\tlive_objects=0 pages_held=0, %s page requests, %s port changes, given %s taken %s\n' \
+				"$req" "$ports" "$(report_value "$r" pages_given)" "$(report_value "$r" pages_taken)"
+		else
+			printf 'emu/ev\tfail\tlive_objects=%s pages_held=%s page_requests=%s port_changes=%s (want 2) events_refused=%s\n' \
+				"${live:-?}" "${pages:-?}" "${req:-?}" "${ports:-?}" "${refused:-?}"
+		fi
+	else
+		printf 'emu/ev\tfail\tno report (%s)\n' "$(tail -n 2 "$JOB/emu-ev.out" 2>/dev/null | tr '\n' ' ')"
+	fi
+	if [ -s "$e" ]; then
+		ovr=$(report_value "$e" eq_overruns)
+		synd=$(report_value "$e" health_syndrome)
+		rfr=$(report_value "$e" health_rfr)
+		if [ "$ovr" = 1 ] && [ "$synd" = 0x1 ] && [ "$rfr" = 1 ]; then
+			printf 'emu/err\tpass\teq_overruns=1, health syndrome 0x1 with RFR; dead function: live_objects=%s pages_live=%s left with the firmware\n' \
+				"$(report_value "$e" live_objects)" "$(report_value "$e" pages_live)"
+		else
+			printf 'emu/err\tfail\teq_overruns=%s health_syndrome=%s health_rfr=%s\n' \
+				"${ovr:-?}" "${synd:-?}" "${rfr:-?}"
+		fi
+	else
+		printf 'emu/err\tfail\tno report (%s)\n' "$(tail -n 2 "$JOB/emu-err.out" 2>/dev/null | tr '\n' ' ')"
+	fi
+}
+
 # --- result post-processing ----------------------------------------------
 
 # known_list: "id<TAB>reason" for each test entry of the known file.
@@ -406,6 +517,10 @@ check_dmesg() {
 	mlx5x) pat='mlx5x|mlx5|rdma|ib_|infiniband' ;;
 	esac
 	allow=$(known_dmesg | paste -sd'|')
+	if [ "$SUITE" = fwevents ]; then
+		local v=FWEV_DMESG_ALLOW_$DRIVER
+		allow=${allow:+$allow|}${!v}
+	fi
 	# The fault suite provokes driver errors; its scenarios check them.
 	if [ "$SUITE" = faults ]; then
 		pat='^$'
@@ -576,7 +691,7 @@ boot_lane() {
 		build_emu || missing+=("$MISSING")
 	fi
 	[ ${#missing[@]} -eq 0 ] || fail_early "$(printf '%s; ' "${missing[@]}" | sed 's/; $//')"
-	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,robust.sh,fabric.sh,pyverbs-run.py,robust.py,fwdiff.py} "$JOB/"
+	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,fwevents.sh,robust.sh,fabric.sh,pyverbs-run.py,robust.py,fwdiff.py} "$JOB/"
 	chmod +x "$JOB/run.sh"
 	write_env
 
@@ -589,6 +704,8 @@ boot_lane() {
 		hlog "emulator listening (pid $EMU_PID): two functions, ports linked, port mode $EMU_PORT"
 		SOCKOPT=(-s vfu-a.sock -s vfu-b.sock)
 		EMU_TAGS="a b"
+	elif [ "$SUITE" = fwevents ]; then
+		start_fwev_emus || fail_early "$MISSING"
 	elif [ "$DRIVER" != rxe ]; then
 		# Distinct GUIDs per lane, so two lanes never look alike.
 		case $DRIVER in upstream) guid=0x0002c90300e50001 ;; *) guid=0x0002c90300e50002 ;; esac
@@ -636,7 +753,9 @@ touch "$JOB/results.tsv" "$JOB/pyverbs-tests.tsv"
 	fi
 	vm_line "$vmrc"
 	check_dmesg
-	if [ "$DRIVER" != rxe ] && [ "$SUITE" != faults ]; then
+	if [ "$SUITE" = fwevents ]; then
+		fwev_emu_lines
+	elif [ "$DRIVER" != rxe ] && [ "$SUITE" != faults ]; then
 		if [ -n "$EMU_TAGS" ]; then
 			for t in $EMU_TAGS; do
 				check_emu_report "$t"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Event queues: the async EQ on MSI-X vector 0 (command completions,
- * page requests, port changes, CQ/QP errors) and one completion EQ per
+ * Event queues: on MSI-X vector 0 the async EQ (command completions, port
+ * changes, CQ/QP errors) and the page-request EQ; one completion EQ per
  * remaining vector.
  */
 #ifndef MLX5X_EQ_H
@@ -27,6 +27,8 @@ struct pci_dev;
 static_assert(MLX5X_EQ_POLL_BUDGET <= MLX5X_NUM_SPARE_EQE);
 
 #define MLX5X_ASYNC_EQ_NENT	(256 + MLX5X_NUM_SPARE_EQE)
+/* One outstanding request, as mlx5_core sizes its page-request EQ. */
+#define MLX5X_PAGES_EQ_NENT	(1 + MLX5X_NUM_SPARE_EQE)
 #define MLX5X_COMP_EQ_NENT	(1024 + MLX5X_NUM_SPARE_EQE)
 /* Bottom-half time budget per run (mlx5 uses 2 ms). */
 #define MLX5X_CQ_BH_BUDGET_US	2000
@@ -96,13 +98,11 @@ struct mlx5x_eq {
 /**
  * struct mlx5x_eq_events - where asynchronous events go (ib events later)
  * @port_change: a PORT_CHANGE EQE; hard-IRQ context
- * @fatal: an INTERNAL_ERROR EQE; hard-IRQ context
  * @qp_event: a QP/SRQ async EQE (type, QP or SRQ number); hard-IRQ context
  * @ctx: argument of the callbacks
  */
 struct mlx5x_eq_events {
 	void (*port_change)(void *ctx, u8 port, u8 sub_type);
-	void (*fatal)(void *ctx);
 	void (*qp_event)(void *ctx, u8 type, u32 num);
 	void *ctx;
 };
@@ -116,6 +116,10 @@ struct mlx5x_eq_events {
  * @uar: kernel UAR for the EQ doorbells
  * @events: async event consumers, may be NULL
  * @async: the async EQ (vector 0)
+ * @pages_eq: PAGE_REQUEST events only (vector 0, polled by the async EQ's
+ *	handler): a storm of requests cannot overrun the EQ that carries
+ *	command completions
+ * @pages_eq_live: @pages_eq exists; read by the vector 0 handler
  * @comp: completion EQs (vectors 1..@ncomp)
  * @ncomp: number of completion EQs (= num_comp_vectors)
  * @nvec: MSI-X vectors allocated
@@ -128,6 +132,8 @@ struct mlx5x_eq_table {
 	struct mlx5x_uar *uar;
 	const struct mlx5x_eq_events *events;
 	struct mlx5x_eq async;
+	struct mlx5x_eq pages_eq;
+	bool pages_eq_live;
 	struct mlx5x_eq *comp;
 	unsigned int ncomp;
 	unsigned int nvec;

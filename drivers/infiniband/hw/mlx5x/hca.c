@@ -280,21 +280,11 @@ void mlx5x_hca_uar_fini(struct mlx5x_dev *mdev)
 	mlx5x_uar_free(&to_hca(mdev)->cmd, &to_hca(mdev)->uar);
 }
 
-/* Hard-IRQ context: an INTERNAL_ERROR event. */
-static void hca_fatal_event(void *ctx)
-{
-	struct mlx5x_hca *hca = ctx;
-
-	mlx5x_cmd_kill(&hca->cmd);
-	mlx5x_ib_fatal_event(container_of(hca, struct mlx5x_dev, hca));
-}
-
 int mlx5x_hca_eqs_init(struct mlx5x_dev *mdev)
 {
 	struct mlx5x_hca *hca = to_hca(mdev);
 	struct mlx5x_eq_table *tbl = &hca->eqs;
 
-	hca->events.fatal = hca_fatal_event;
 	hca->events.port_change = mlx5x_ib_port_event;
 	hca->events.qp_event = mlx5x_ib_qp_event;
 	hca->events.ctx = hca;
@@ -342,11 +332,11 @@ int mlx5x_hca_ready(struct mlx5x_dev *mdev)
 
 	hca_board_id(mdev);
 	dev_info(mlx5x_to_dev(mdev),
-		 "ready: fw %u.%u.%u, board %s, %u port(s) (%s), ISSI %u, %u EQs (1 async + %u comp) on %u MSI-X vectors, %u fw pages, %lld commands, %lld ms\n",
+		 "ready: fw %u.%u.%u, board %s, %u port(s) (%s), ISSI %u, %u EQs (async, pages + %u comp) on %u MSI-X vectors, %u fw pages, %lld commands, %lld ms\n",
 		 mdev->fw.major, mdev->fw.minor, mdev->fw.sub,
 		 hca->psid[0] ? hca->psid : "-", hca->caps.num_ports,
 		 hca->caps.port_type == MLX5X_CAP_PORT_TYPE_IB ? "IB" : "Eth",
-		 hca->issi, 1 + hca->eqs.ncomp, hca->eqs.ncomp, hca->eqs.nvec,
+		 hca->issi, 2 + hca->eqs.ncomp, hca->eqs.ncomp, hca->eqs.nvec,
 		 hca->pages.total,
 		 (long long)atomic64_read(&hca->cmd.stats.issued),
 		 ktime_ms_delta(ktime_get(), hca->t0));

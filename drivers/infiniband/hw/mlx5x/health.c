@@ -5,7 +5,10 @@
  * off the bus) and the NIC interface mode.  A fatal reading puts the
  * function into the error state once: the command engine is killed so
  * creates fail and destroys complete locally, and remove still works.
- * A counter that stops moving is reported but is not fatal by itself.
+ * A syndrome is fatal only with the recover-flow-request bit, as
+ * mlx5_core judges it; alone (an EQ overrun, a temperature warning) it is
+ * reported once and polling goes on.  A counter that stops moving is
+ * reported but is not fatal by itself.
  */
 #include <linux/device.h>
 #include <linux/io.h>
@@ -52,11 +55,16 @@ enum mlx5x_health_verdict mlx5x_health_judge(struct mlx5x_health *h,
 					     const struct mlx5x_health_sample *s)
 {
 	u8 synd = FIELD_GET(MLX5X_ISEG_HEALTH_SYND_MASK, s->synd_word);
+	bool rfr = s->rfr_word & MLX5X_ISEG_HEALTH_RFR_MASK;
+	u8 last = h->last_synd;
 
-	if (s->fw_ver == U32_MAX || synd ||
+	if (s->fw_ver == U32_MAX || (synd && rfr) ||
 	    s->nic_if == MLX5X_NIC_IFC_DISABLED ||
 	    s->nic_if == MLX5X_NIC_IFC_SW_RESET)
 		return MLX5X_HEALTH_FATAL;
+	h->last_synd = synd;
+	if (synd && synd != last)
+		return MLX5X_HEALTH_SYNDROME;
 
 	if (s->counter == h->prev_counter) {
 		if (++h->miss == MLX5X_HEALTH_MISS_LIMIT)
@@ -122,6 +130,11 @@ static void health_work(struct work_struct *work)
 		dev_warn(h->dev, "health: counter stuck at %u for %u polls\n",
 			 s.counter, MLX5X_HEALTH_MISS_LIMIT);
 		break;
+	case MLX5X_HEALTH_SYNDROME:
+		dev_warn(h->dev, "health: syndrome 0x%x (%s), ext 0x%x, no recover flow requested\n",
+			 h->last_synd, mlx5x_health_synd_str(h->last_synd),
+			 (u32)FIELD_GET(MLX5X_ISEG_HEALTH_EXT_SYND_MASK, s.synd_word));
+		break;
 	case MLX5X_HEALTH_OK:
 		break;
 	}
@@ -137,6 +150,7 @@ void mlx5x_health_start(struct mlx5x_health *h, struct device *dev,
 	h->cmd = cmd;
 	h->prev_counter = ioread32be(iseg + MLX5X_ISEG_HEALTH_COUNTER_OFF);
 	h->miss = 0;
+	h->last_synd = 0;
 	h->fatal = false;
 	h->stopping = false;
 	INIT_DELAYED_WORK(&h->work, health_work);

@@ -16,7 +16,8 @@ struct mlx5x_cmd;
 enum mlx5x_health_verdict {
 	MLX5X_HEALTH_OK,
 	MLX5X_HEALTH_STUCK,	/* counter did not move for a while */
-	MLX5X_HEALTH_FATAL,	/* syndrome, PCI dead or NIC interface down */
+	MLX5X_HEALTH_FATAL,	/* syndrome with RFR, PCI dead or NIC interface down */
+	MLX5X_HEALTH_SYNDROME,	/* a new syndrome without RFR: a warning */
 };
 
 /**
@@ -45,6 +46,7 @@ struct mlx5x_health_sample {
  * @cb_ctx: its argument
  * @prev_counter: counter at the previous poll
  * @miss: consecutive polls without counter progress
+ * @last_synd: syndrome seen at the previous poll
  * @fatal: set once, never cleared: the device is in the error state
  * @syndrome: syndrome that caused @fatal
  * @stopping: set by mlx5x_health_stop(); the work does not re-arm
@@ -60,6 +62,7 @@ struct mlx5x_health {
 	void *cb_ctx;
 	u32 prev_counter;
 	unsigned int miss;
+	u8 last_synd;
 	bool fatal;
 	u8 syndrome;
 	bool stopping;

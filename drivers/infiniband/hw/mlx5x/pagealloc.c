@@ -7,8 +7,14 @@
  * which are turned into work on an ordered queue because the answer is a
  * sleeping command.  Every page is tracked by bus address and function so
  * a reclaim can be checked against what was given, and teardown returns
- * all of them.  One host page backs each 4 KiB firmware page: simple, and
- * exact on 4 KiB-page hosts.
+ * all of them.
+ *
+ * Firmware pages are 4 KiB whatever the host's page size: a host page is
+ * mapped once and lent in PAGE_SIZE / 4 KiB pieces, all to one function,
+ * as mlx5_core does; it is unmapped and freed when its last piece comes
+ * back.  Host pages with pieces left are used first, so a 64 KiB-page
+ * host spends no more memory than the device asked for, plus at most one
+ * partly lent host page per function.
  */
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
@@ -17,6 +23,7 @@
 
 #include "cmd.h"
 #include "fw_cmds.h"
+#include "hw.h"
 #include "pages.h"
 
 /**
@@ -42,8 +49,11 @@ void mlx5x_pages_acct_init(struct mlx5x_pages *pg)
 {
 	xa_init(&pg->pages);
 	xa_init(&pg->funcs);
+	INIT_LIST_HEAD(&pg->free);
 	mutex_init(&pg->lock);
 	pg->total = 0;
+	pg->host_pages = 0;
+	pg->per_host = MLX5X_FW_PAGES_PER_HOST;
 }
 
 void mlx5x_pages_acct_destroy(struct mlx5x_pages *pg)
@@ -72,114 +82,187 @@ static int pages_count_add(struct mlx5x_pages *pg, u16 func_id, int delta)
 			       GFP_KERNEL));
 }
 
-/* Record @fp as held by the device.  Caller holds @pg->lock. */
-int mlx5x_pages_track(struct mlx5x_pages *pg, struct mlx5x_fw_page *fp)
+static_assert(MLX5X_FW_PAGES_PER_HOST <= MLX5X_FW_PAGES_MAX_PER_HOST);
+
+bool mlx5x_host_page_idle(const struct mlx5x_pages *pg,
+			  const struct mlx5x_host_page *hp)
 {
+	return bitmap_full(hp->free, pg->per_host);
+}
+
+/*
+ * A newly mapped host page (@hp->dma set) joins the free list of
+ * @func_id with every piece free.  Caller holds @pg->lock.
+ */
+int mlx5x_pages_add_host(struct mlx5x_pages *pg, struct mlx5x_host_page *hp,
+			 u16 func_id)
+{
+	lockdep_assert_held(&pg->lock);
+	if (hp->dma & (MLX5X_FW_PAGE_SIZE - 1))
+		return -EINVAL;
+	hp->func_id = func_id;
+	bitmap_zero(hp->free, MLX5X_FW_PAGES_MAX_PER_HOST);
+	bitmap_fill(hp->free, pg->per_host);
+	list_add(&hp->free_link, &pg->free);
+	pg->host_pages++;
+	return 0;
+}
+
+/* An idle host page leaves the bookkeeping; the caller frees it. */
+void mlx5x_pages_forget_host(struct mlx5x_pages *pg,
+			     struct mlx5x_host_page *hp)
+{
+	lockdep_assert_held(&pg->lock);
+	list_del(&hp->free_link);
+	pg->host_pages--;
+}
+
+/*
+ * Lend one free 4 KiB piece of a host page of @func_id: its bus address
+ * in @dma.  -ENOSPC when no host page of @func_id has one (the caller
+ * adds a host page and tries again).  Caller holds @pg->lock.
+ */
+int mlx5x_pages_lend(struct mlx5x_pages *pg, u16 func_id, dma_addr_t *dma)
+{
+	struct mlx5x_host_page *hp;
+	unsigned int i;
 	int err;
 
 	lockdep_assert_held(&pg->lock);
-	if (fp->dma & (MLX5X_FW_PAGE_SIZE - 1))
-		return -EINVAL;
-	err = xa_insert(&pg->pages, pages_key(fp->dma), fp, GFP_KERNEL);
+	list_for_each_entry(hp, &pg->free, free_link) {
+		if (hp->func_id == func_id)
+			goto found;
+	}
+	return -ENOSPC;
+
+found:
+	i = find_first_bit(hp->free, pg->per_host);
+	*dma = hp->dma + ((dma_addr_t)i << MLX5X_FW_PAGE_SHIFT);
+	err = xa_insert(&pg->pages, pages_key(*dma), hp, GFP_KERNEL);
 	if (err)
 		return err;
-	err = pages_count_add(pg, fp->func_id, 1);
+	err = pages_count_add(pg, func_id, 1);
 	if (err) {
-		xa_erase(&pg->pages, pages_key(fp->dma));
+		xa_erase(&pg->pages, pages_key(*dma));
 		return err;
 	}
+	clear_bit(i, hp->free);
+	if (bitmap_empty(hp->free, pg->per_host))
+		list_del_init(&hp->free_link);
 	pg->total++;
 	return 0;
 }
 
 /*
- * The device returned @dma for @func_id: find it and stop tracking it.
- * An address never given, or given to another function, is refused.
+ * The device returned @dma for @func_id: find its host page and mark the
+ * piece free.  An address never lent, or lent to another function, is
+ * refused.  The host page is returned; if it is now idle it has left the
+ * free list and the caller frees it (mlx5x_pages_forget_host() first).
  * Caller holds @pg->lock.
  */
-struct mlx5x_fw_page *mlx5x_pages_untrack(struct mlx5x_pages *pg,
-					  u16 func_id, dma_addr_t dma)
+struct mlx5x_host_page *mlx5x_pages_untrack(struct mlx5x_pages *pg,
+					    u16 func_id, dma_addr_t dma)
 {
-	struct mlx5x_fw_page *fp;
+	struct mlx5x_host_page *hp;
+	unsigned int i;
 
 	lockdep_assert_held(&pg->lock);
-	fp = xa_load(&pg->pages, pages_key(dma));
-	if (!fp || fp->dma != dma)
+	hp = xa_load(&pg->pages, pages_key(dma));
+	if (!hp || dma & (MLX5X_FW_PAGE_SIZE - 1))
 		return ERR_PTR(-ENOENT);
-	if (fp->func_id != func_id)
+	if (hp->func_id != func_id)
 		return ERR_PTR(-EPERM);
+	i = (dma - hp->dma) >> MLX5X_FW_PAGE_SHIFT;
 	xa_erase(&pg->pages, pages_key(dma));
 	pages_count_add(pg, func_id, -1);
 	pg->total--;
-	return fp;
+	if (bitmap_empty(hp->free, pg->per_host))
+		list_add(&hp->free_link, &pg->free);
+	set_bit(i, hp->free);
+	return hp;
 }
 
-static void pages_free_one(struct mlx5x_pages *pg, struct mlx5x_fw_page *fp)
+static void pages_free_host(struct mlx5x_pages *pg, struct mlx5x_host_page *hp)
 {
-	dma_unmap_page(pg->dev, fp->dma, PAGE_SIZE, DMA_BIDIRECTIONAL);
-	__free_page(fp->page);
-	kfree(fp);
+	mlx5x_pages_forget_host(pg, hp);
+	dma_unmap_page(pg->dev, hp->dma, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	__free_page(hp->page);
+	kfree(hp);
 }
 
-static struct mlx5x_fw_page *pages_alloc_one(struct mlx5x_pages *pg,
-					     u16 func_id)
+/* Return one piece; its host page goes once it is idle. */
+static int pages_return(struct mlx5x_pages *pg, u16 func_id, dma_addr_t dma)
 {
-	struct mlx5x_fw_page *fp;
+	struct mlx5x_host_page *hp = mlx5x_pages_untrack(pg, func_id, dma);
 
-	fp = kzalloc(sizeof(*fp), GFP_KERNEL);
-	if (!fp)
-		return NULL;
-	fp->func_id = func_id;
-	fp->page = alloc_page(GFP_HIGHUSER | __GFP_NOWARN);
-	if (!fp->page)
+	if (IS_ERR(hp))
+		return PTR_ERR(hp);
+	if (mlx5x_host_page_idle(pg, hp))
+		pages_free_host(pg, hp);
+	return 0;
+}
+
+static int pages_alloc_host(struct mlx5x_pages *pg, u16 func_id)
+{
+	struct mlx5x_host_page *hp;
+	int err = -ENOMEM;
+
+	hp = kzalloc(sizeof(*hp), GFP_KERNEL);
+	if (!hp)
+		return -ENOMEM;
+	hp->page = alloc_page(GFP_HIGHUSER | __GFP_NOWARN);
+	if (!hp->page)
 		goto err_free;
-	fp->dma = dma_map_page(pg->dev, fp->page, 0, PAGE_SIZE,
+	hp->dma = dma_map_page(pg->dev, hp->page, 0, PAGE_SIZE,
 			       DMA_BIDIRECTIONAL);
-	if (dma_mapping_error(pg->dev, fp->dma))
+	if (dma_mapping_error(pg->dev, hp->dma))
 		goto err_page;
-	return fp;
+	err = mlx5x_pages_add_host(pg, hp, func_id);
+	if (err)
+		goto err_unmap;
+	return 0;
 
+err_unmap:
+	dma_unmap_page(pg->dev, hp->dma, PAGE_SIZE, DMA_BIDIRECTIONAL);
 err_page:
-	__free_page(fp->page);
+	__free_page(hp->page);
 err_free:
-	kfree(fp);
-	return NULL;
+	kfree(hp);
+	return err;
+}
+
+/* One 4 KiB piece for @func_id, from a new host page if need be. */
+static int pages_get_one(struct mlx5x_pages *pg, u16 func_id, dma_addr_t *dma)
+{
+	int err = mlx5x_pages_lend(pg, func_id, dma);
+
+	if (err != -ENOSPC)
+		return err;
+	err = pages_alloc_host(pg, func_id);
+	return err ?: mlx5x_pages_lend(pg, func_id, dma);
 }
 
 /* Undo the first @n pages of a failed give. */
 static void pages_unwind(struct mlx5x_pages *pg, u16 func_id,
 			 dma_addr_t *pas, u32 n)
 {
-	struct mlx5x_fw_page *fp;
 	u32 i;
 
-	for (i = 0; i < n; i++) {
-		fp = mlx5x_pages_untrack(pg, func_id, pas[i]);
-		if (!IS_ERR(fp))
-			pages_free_one(pg, fp);
-	}
+	for (i = 0; i < n; i++)
+		pages_return(pg, func_id, pas[i]);
 }
 
 /* Give one batch of at most MLX5X_MANAGE_PAGES_MAX pages. */
 static int pages_give_batch(struct mlx5x_pages *pg, u16 func_id,
 			    dma_addr_t *pas, u32 n)
 {
-	struct mlx5x_fw_page *fp;
 	u32 i;
 	int err;
 
 	for (i = 0; i < n; i++) {
-		fp = pages_alloc_one(pg, func_id);
-		if (!fp) {
-			err = -ENOMEM;
+		err = pages_get_one(pg, func_id, &pas[i]);
+		if (err)
 			goto err_unwind;
-		}
-		err = mlx5x_pages_track(pg, fp);
-		if (err) {
-			pages_free_one(pg, fp);
-			goto err_unwind;
-		}
-		pas[i] = fp->dma;
 	}
 	err = mlx5x_fw_give_pages(pg->cmd, func_id, pas, n);
 	if (err)
@@ -210,7 +293,8 @@ static int pages_give(struct mlx5x_pages *pg, u16 func_id, u32 npages)
 	}
 	mutex_unlock(&pg->lock);
 	kfree(pas);
-	if (err)
+	/* a killed engine already said why (health, timeouts) */
+	if (err && !mlx5x_cmd_killed(pg->cmd))
 		dev_err(pg->dev, "giving %u pages to function %u failed: %d\n",
 			npages, func_id, err);
 	return err;
@@ -220,19 +304,15 @@ static int pages_give(struct mlx5x_pages *pg, u16 func_id, u32 npages)
 static u32 pages_release(struct mlx5x_pages *pg, u16 func_id,
 			 const dma_addr_t *pas, u32 n)
 {
-	struct mlx5x_fw_page *fp;
 	u32 i, bad = 0;
 
 	for (i = 0; i < n; i++) {
-		fp = mlx5x_pages_untrack(pg, func_id, pas[i]);
-		if (IS_ERR(fp)) {
+		if (pages_return(pg, func_id, pas[i])) {
 			dev_err_ratelimited(pg->dev,
 					    "firmware returned page %pad it does not hold for function %u\n",
 					    &pas[i], func_id);
 			bad++;
-			continue;
 		}
-		pages_free_one(pg, fp);
 	}
 	return bad;
 }
@@ -271,14 +351,22 @@ static void pages_req_work(struct work_struct *work)
 	struct mlx5x_pages *pg = req->pg;
 	int err;
 
+	/*
+	 * A dead function answers nothing: requests still queued when the
+	 * command engine was killed are dropped (teardown frees the pages).
+	 */
+	if (mlx5x_cmd_killed(pg->cmd)) {
+		kfree(req);
+		return;
+	}
 	if (req->npages > 0) {
 		err = pages_give(pg, req->func_id, req->npages);
 		/* The firmware waits for an answer either way. */
-		if (err)
+		if (err && !mlx5x_cmd_killed(pg->cmd))
 			mlx5x_fw_cant_give_pages(pg->cmd, req->func_id);
 	} else {
 		err = pages_reclaim(pg, req->func_id, -req->npages);
-		if (err < 0)
+		if (err < 0 && !mlx5x_cmd_killed(pg->cmd))
 			dev_warn(pg->dev, "reclaiming %d pages of function %u failed: %d\n",
 				 -req->npages, req->func_id, err);
 	}
@@ -312,6 +400,28 @@ void mlx5x_pages_request(struct mlx5x_pages *pg, u16 func_id, s32 npages)
 	queue_work(pg->wq, &req->work);
 }
 
+/*
+ * A PAGE_REQUEST EQE: the requesting function and a signed page count
+ * (> 0 give, < 0 the device releases pages to take back).
+ */
+void mlx5x_pages_eqe_decode(const struct mlx5x_eqe *eqe, u16 *func_id,
+			    s32 *npages)
+{
+	*func_id = MLX5X_GET(eqe, MLX5X_EQE_PAGES_FUNC_ID);
+	*npages = (s32)MLX5X_GET(eqe, MLX5X_EQE_PAGES_NUM_PAGES);
+}
+
+/* From the async EQ interrupt handler. */
+void mlx5x_pages_request_eqe(struct mlx5x_pages *pg,
+			     const struct mlx5x_eqe *eqe)
+{
+	u16 func_id;
+	s32 npages;
+
+	mlx5x_pages_eqe_decode(eqe, &func_id, &npages);
+	mlx5x_pages_request(pg, func_id, npages);
+}
+
 /* No more PAGE_REQUEST work: before the async EQ goes away. */
 void mlx5x_pages_stop_requests(struct mlx5x_pages *pg)
 {
@@ -338,18 +448,20 @@ int mlx5x_pages_startup(struct mlx5x_pages *pg, u16 op_mod)
 	return pages_give(pg, func_id, npages);
 }
 
-/* Free every tracked page without asking the device (it is gone). */
+/*
+ * Free every lent piece without asking the device (it is gone), then the
+ * host pages, all idle by then.
+ */
 static void pages_drop_all(struct mlx5x_pages *pg)
 {
-	struct mlx5x_fw_page *fp;
+	struct mlx5x_host_page *hp, *tmp;
 	unsigned long key;
 
 	mutex_lock(&pg->lock);
-	xa_for_each(&pg->pages, key, fp) {
-		fp = mlx5x_pages_untrack(pg, fp->func_id, fp->dma);
-		if (!IS_ERR(fp))
-			pages_free_one(pg, fp);
-	}
+	xa_for_each(&pg->pages, key, hp)
+		pages_return(pg, hp->func_id, (dma_addr_t)key << MLX5X_FW_PAGE_SHIFT);
+	list_for_each_entry_safe(hp, tmp, &pg->free, free_link)
+		pages_free_host(pg, hp);
 	mutex_unlock(&pg->lock);
 }
 

@@ -10,6 +10,7 @@ cd /job || exit 97
 . ./lib.sh
 . ./suite.sh
 . ./faults.sh
+. ./fwevents.sh
 . ./robust.sh
 . ./fabric.sh
 mkdir -p "$LOGS"
@@ -269,6 +270,10 @@ elif "setup_$LANE"; then
 		teardown
 		;;
 	bringup) "bringup_$LANE" ;;
+	fwevents)
+		fwevents_main
+		teardown
+		;;
 	esac
 else
 	# Still try to unload, so the emulator report shows what leaked.

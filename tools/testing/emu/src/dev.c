@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "cmd.h"
 #include "engine.h"
@@ -95,6 +96,22 @@ static bool has_work(struct emu *e)
 	return e->cmdq.pending != 0;
 }
 
+/* sleep until work arrives, or at most @ms milliseconds */
+static void wait_ms(struct emu *e, unsigned int ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += (long)ms * 1000000L;
+	ts.tv_sec += ts.tv_nsec / 1000000000L;
+	ts.tv_nsec %= 1000000000L;
+	pthread_cond_timedwait(&e->wake, &e->lock, &ts);
+}
+
+/*
+ * Idle, the thread sleeps until a doorbell wakes it; with a request
+ * directory (--events-ctl) it also looks there every few milliseconds.
+ */
 static void *emu_thread(void *arg)
 {
 	struct emu *e = arg;
@@ -102,10 +119,16 @@ static void *emu_thread(void *arg)
 	log_set_tag(e->opt.name);
 	pthread_mutex_lock(&e->lock);
 	while (!e->stop) {
-		if (has_work(e))
+		if (has_work(e)) {
 			emu_run_pending_locked(e);
-		else
+		} else if (e->opt.events_ctl) {
+			wait_ms(e, EVENTS_CTL_POLL_MS);
+			pthread_mutex_unlock(&e->lock);
+			events_ctl_poll(e);
+			pthread_mutex_lock(&e->lock);
+		} else {
 			pthread_cond_wait(&e->wake, &e->lock);
+		}
 	}
 	pthread_mutex_unlock(&e->lock);
 	return NULL;
@@ -301,6 +324,14 @@ void emu_report(struct emu *e, FILE *fp)
 		(uint64_t)e->hca.npages + e->hca.pages_dropped);
 	fprintf(fp, "pages_given=%" PRIu64 "\npages_taken=%" PRIu64 "\n",
 		e->hca.pages_given, e->hca.pages_taken);
+	fprintf(fp, "pages_live=%u\npages_dropped=%" PRIu64 "\n",
+		e->hca.npages, e->hca.pages_dropped);
+	fprintf(fp, "page_requests=%" PRIu64 "\nport_changes=%u\n",
+		e->hca.page_requests, e->port.changes);
+	fprintf(fp, "events_done=%" PRIu64 "\nevents_refused=%" PRIu64 "\n",
+		e->stats.events_done, e->stats.events_refused);
+	fprintf(fp, "health_syndrome=0x%x\nhealth_rfr=%d\n",
+		e->iseg.health_synd, e->iseg.health_rfr);
 	fprintf(fp, "hca_enabled=%d\nhca_initialized=%d\n", e->hca.enabled,
 		e->hca.initialized);
 	fprintf(fp, "cmds=%" PRIu64 "\ncmds_failed=%" PRIu64 "\n",

@@ -87,6 +87,8 @@ struct emu_opts {
 	const char *name;	/* log tag of this function (NULL: one) */
 	uint8_t port_mode;		/* enum emu_port_mode */
 	struct fault_cfg fault;
+	unsigned int events;		/* enum emu_event_kind bits allowed */
+	const char *events_ctl;		/* request directory, NULL: none */
 };
 
 /*
@@ -100,6 +102,14 @@ enum emu_port_mode {
 	EMU_PORT_SELF = 0,
 	EMU_PORT_SM = 1,
 };
+
+/* firmware-initiated events the host may request (events.c) */
+enum emu_event_kind {
+	EMU_EV_PAGES, EMU_EV_PORT, EMU_EV_INTERNAL_ERROR, EMU_EV_EQ_OVERRUN,
+	EMU_EV_NKINDS,
+};
+/* how often the device thread looks for a request (--events-ctl) */
+#define EVENTS_CTL_POLL_MS	20
 
 /* A queue buffer: list of page addresses (PAS). */
 struct pas {
@@ -181,7 +191,8 @@ struct emu_eq {
 	uint32_t cons;		/* consumer counter, 24 bits, from doorbell */
 	uint32_t prod;		/* producer counter */
 	bool armed;
-	bool overrun;
+	bool overrun;		/* stopped: EQEs are lost (eq_post()) */
+	uint64_t lost;		/* EQEs lost to the overrun */
 	uint32_t refs;		/* CQs */
 	uint64_t eqes, irqs, doorbells;
 	uint8_t eqc[MLX5X_EQC_LEN];
@@ -271,6 +282,7 @@ struct emu_port {
 	uint8_t gids[EMU_NUM_GIDS][MLX5X_GID_LEN];
 	uint8_t node_desc[MLX5X_REG_NODE_DESC_LEN];
 	uint32_t qkey_viol, pkey_viol, mkey_viol;
+	uint32_t changes;	/* state changes by events (port down/up) */
 	/* PortInfo fields the subnet manager owns (sma.c) */
 	uint64_t mkey;
 	uint16_t mkey_lease;
@@ -325,6 +337,9 @@ struct emu_hca {
 	uint64_t *pages;
 	uint32_t npages, pages_cap;
 	uint32_t boot_pages, init_pages;	/* asked for */
+	uint32_t regular_pages;	/* asked for by PAGE_REQUEST at run time */
+	uint32_t releasable;	/* released by PAGE_REQUEST, not yet taken */
+	uint64_t page_requests;	/* PAGE_REQUEST EQEs written */
 	uint64_t pages_given, pages_taken, pages_dropped;
 	/*
 	 * atomic_req_8B_endianness_mode in effect (ATOMIC caps): 0, big
@@ -353,6 +368,7 @@ struct emu_stats {
 	uint64_t cmds, cmd_failed;
 	uint64_t uar_writes, uar_bad, bar_bad, resets;
 	uint64_t eq_overruns, eqe_dma_errors;
+	uint64_t events_done, events_refused;	/* host requests */
 	uint64_t cq_arms, sq_doorbells;
 };
 
@@ -404,6 +420,8 @@ int emu_link(struct wire *w, struct emu *a, struct emu *b);
 void iseg_reset(struct emu *e);
 uint32_t iseg_read32(struct emu *e, uint32_t off);
 void iseg_write32(struct emu *e, uint32_t off, uint32_t val);
+/* firmware reports a health syndrome (a fatal one replaces a warning) */
+void iseg_health_raise(struct emu *e, uint8_t synd, bool rfr);
 
 /* cmdq.c (emu.lock held) */
 void cmdq_doorbell(struct emu *e, uint32_t bits);
@@ -442,6 +460,12 @@ int eq_post(struct emu *e, struct emu_eq *eq, uint8_t type, uint8_t sub,
 	    const uint8_t *data);
 void eq_doorbell(struct emu *e, uint32_t uar, uint32_t val, bool arm);
 void eq_free(struct emu_eq *eq);
+
+/* events.c */
+int events_parse(const char *list, unsigned int *mask);
+int events_run(struct emu *e, const char *word, const char *arg, char *why,
+	       size_t len);		/* emu.lock held */
+void events_ctl_poll(struct emu *e);	/* emu.lock not held */
 
 /* caps.c */
 void caps_init(struct emu *e);

@@ -51,11 +51,37 @@ static void eq_interrupt(struct emu *e, struct emu_eq *eq)
 	irq_fire(&e->irq, eq->intr);
 }
 
+/* health syndromes of EQ failures (mlx5_ifc.h names) */
+#define HEALTH_SYND_ASYNC_EQ_OVERRUN	0x0c
+#define HEALTH_SYND_EQ_IN_ERR		0x0d
+
 /*
- * Post an EQE.  A full EQ is an overrun: the event is lost and the EQ
- * stops (real hardware would raise an error event; the driver sizes its
- * EQs so this never happens).
+ * A full EQ (oi clear) is an overrun: the event is lost, the EQ stops
+ * (every later event for it is lost too) and firmware reports it in the
+ * health buffer without requesting the recover flow: "async EQ buffer
+ * overrun" for an EQ carrying asynchronous events, "EQ error" for a
+ * completion EQ.  mlx5_core's health poll files that as a non-fatal
+ * firmware report.  With oi set the EQ is never checked and old entries
+ * are overwritten.
  */
+static bool eq_overrun(struct emu *e, struct emu_eq *eq)
+{
+	bool async = eq->mask[0] || eq->mask[1] || eq->mask[2] || eq->mask[3];
+
+	if (eq->overrun)
+		return true;
+	if (PGET(eq->eqc, MLX5X_EQC_OI) || eq_outstanding(eq) < eq_size(eq))
+		return false;
+	emu_warn("EQ %u overrun (%u entries unconsumed): EQ stopped", eq->eqn,
+		 eq_outstanding(eq));
+	eq->overrun = true;
+	e->stats.eq_overruns++;
+	iseg_health_raise(e, async ? HEALTH_SYND_ASYNC_EQ_OVERRUN :
+			  HEALTH_SYND_EQ_IN_ERR, false);
+	return true;
+}
+
+/* Post an EQE (lost if the EQ is overrun, see eq_overrun()). */
 int eq_post(struct emu *e, struct emu_eq *eq, uint8_t type, uint8_t sub,
 	    const uint8_t *data)
 {
@@ -64,11 +90,8 @@ int eq_post(struct emu *e, struct emu_eq *eq, uint8_t type, uint8_t sub,
 	uint64_t off = (uint64_t)slot << MLX5X_EQE_LOG_LEN;
 	uint8_t owner = (eq->prod >> eq->log_size) & 1;
 
-	if (eq->overrun || eq_outstanding(eq) >= eq_size(eq)) {
-		if (!eq->overrun)
-			emu_warn("EQ %u overrun", eq->eqn);
-		eq->overrun = true;
-		e->stats.eq_overruns++;
+	if (eq_overrun(e, eq)) {
+		eq->lost++;
 		return -1;
 	}
 	eqe[MLX5X_EQE_TYPE_OFF] = type;

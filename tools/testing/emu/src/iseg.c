@@ -39,11 +39,32 @@ static uint32_t health_syndrome_word(struct emu *e)
 	struct emu_iseg *s = &e->iseg;
 
 	if (s->health_at_ns && now_ns() >= s->health_at_ns) {
+		/* a fatal firmware failure: the recover flow is requested */
 		s->health_synd = (uint8_t)e->opt.fault.health_synd;
+		s->health_rfr = true;
 		s->health_at_ns = 0;
 		emu_info("fault: health syndrome 0x%x raised", s->health_synd);
 	}
 	return (uint32_t)s->health_synd << 16;
+}
+
+/*
+ * Firmware reports a failure in the health buffer: the syndrome, and the
+ * recover-flow-request bit when the driver must reset the function
+ * (mlx5_core's health poll treats only RFR with a syndrome as fatal; a
+ * syndrome alone is a warning).  The first syndrome stays, unless a
+ * fatal one (RFR) follows a warning.
+ */
+void iseg_health_raise(struct emu *e, uint8_t synd, bool rfr)
+{
+	struct emu_iseg *s = &e->iseg;
+
+	if (!s->health_synd || (rfr && !s->health_rfr)) {
+		s->health_synd = synd;
+		emu_info("health syndrome 0x%x raised%s", synd,
+			 rfr ? " (recover flow requested)" : "");
+	}
+	s->health_rfr |= rfr;
 }
 
 static uint32_t read_health(struct emu *e, uint32_t off)

@@ -4,7 +4,8 @@
  *
  *   mlx5x-emu --socket PATH [--guid HEX] [--msix N] [--trace] [--log FILE]
  *             [--report FILE] [--fw X.Y.Z] [--pages BOOT:INIT]
- *             [--keep-listening] [--fault-...]
+ *             [--keep-listening] [--fault-...] [--events LIST]
+ *             [--events-ctl DIR]
  *             [--socket PATH2 [per-function options]]
  *
  * One process serves one or two PCI functions, one vfio-user socket each.
@@ -92,6 +93,9 @@ static void usage(FILE *fp)
 		"  --fault-cmd-status=OPCODE:STATUS:SYNDROME[:NTH]\n"
 		"                       fail OPCODE (its NTH occurrence only)\n"
 		"  --fault-health=SYNDROME[:DELAY_MS]   raise a health syndrome\n"
+		"  --events LIST        firmware events the host may request:\n"
+		"                       pages,port,internal-error,eq-overrun,all\n"
+		"  --events-ctl DIR     take requests from DIR/req, answer DIR/ack\n"
 		"OPCODE is a number (0x500) or a name (CREATE_QP).\n",
 		EMU_MSIX_MAX);
 }
@@ -157,7 +161,7 @@ enum {
 	OPT_GUID = 256, OPT_LID, OPT_MSIX, OPT_FW, OPT_PAGES, OPT_ISSI, OPT_TRACE,
 	OPT_LOG, OPT_REPORT, OPT_KEEP, OPT_F_TIMEOUT, OPT_F_STATUS,
 	OPT_F_HEALTH, OPT_SOCKET, OPT_HELP, OPT_FTRACE, OPT_FTRACE_STOP,
-	OPT_PORT,
+	OPT_PORT, OPT_EVENTS, OPT_EVENTS_CTL,
 };
 
 /* --socket: a new function, with the defaults given so far */
@@ -232,6 +236,8 @@ static int parse_one(struct proc *p, int c, const char *arg)
 		break;
 	case OPT_F_STATUS: return parse_fault_status(&o->fault, arg);
 	case OPT_F_HEALTH: return parse_fault_health(&o->fault, arg);
+	case OPT_EVENTS: return events_parse(arg, &o->events);
+	case OPT_EVENTS_CTL: o->events_ctl = arg; return 0;
 	default: return -1;
 	}
 	return end && *end ? -1 : 0;
@@ -290,6 +296,8 @@ static int parse_args(struct proc *p, int argc, char **argv)
 		{ "fault-cmd-timeout", required_argument, NULL, OPT_F_TIMEOUT },
 		{ "fault-cmd-status", required_argument, NULL, OPT_F_STATUS },
 		{ "fault-health", required_argument, NULL, OPT_F_HEALTH },
+		{ "events", required_argument, NULL, OPT_EVENTS },
+		{ "events-ctl", required_argument, NULL, OPT_EVENTS_CTL },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Firmware pages: the device asks for boot and init pages (QUERY_PAGES),
- * the driver gives them (MANAGE_PAGES GIVE) and takes them back at
- * teardown (MANAGE_PAGES TAKE).  The device keeps the addresses, checks
- * each is a 4 KiB page of guest memory it does not hold already, and never
- * touches a page it was not given.
+ * and at run time for more or fewer (PAGE_REQUEST events, events.c); the
+ * driver gives them (MANAGE_PAGES GIVE) and takes them back (MANAGE_PAGES
+ * TAKE).  The device keeps the addresses, checks each is a 4 KiB page of
+ * guest memory it does not hold already, and never touches a page it was
+ * not given.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@ void pages_reset(struct emu *e)
 {
 	e->hca.boot_pages = e->opt.boot_pages;
 	e->hca.init_pages = e->opt.init_pages;
+	e->hca.regular_pages = 0;
+	e->hca.releasable = 0;
 }
 
 static bool holds(struct emu_hca *h, uint64_t addr)
@@ -114,6 +117,13 @@ static int give(struct cmd_ctx *c, uint32_t n)
 	return 0;
 }
 
+/*
+ * While the HCA is initialized firmware returns only pages it released
+ * with a PAGE_REQUEST (num_pages < 0), at most what the driver asks for:
+ * output_num_entries may be below input_num_entries (0 included), as
+ * mlx5_core's reclaim expects.  After TEARDOWN_HCA it needs none and
+ * returns everything asked for.
+ */
 static int take(struct cmd_ctx *c, uint32_t n)
 {
 	struct emu_hca *h = &c->e->hca;
@@ -121,17 +131,18 @@ static int take(struct cmd_ctx *c, uint32_t n)
 
 	if (n > (c->outlen - MLX5X_MANAGE_PAGES_OUT_LEN) / MLX5X_PAS_LEN)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_OUTP_LEN);
-	/* pages back only once firmware no longer needs them */
-	if (h->initialized)
-		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_SYS_STATE);
 	give_back = MIN(n, h->npages);
+	if (h->initialized)
+		give_back = MIN(give_back, h->releasable);
 	for (i = 0; i < give_back; i++)
 		put_be64(c->out + MLX5X_MANAGE_PAGES_OUT_PAS_OFF +
 			 i * MLX5X_PAS_LEN, h->pages[--h->npages]);
 	put_be32(c->out + MLX5X_MANAGE_PAGES_OUT_OUTPUT_NUM_ENTRIES_OFF,
 		 give_back);
+	h->releasable -= MIN(h->releasable, give_back);
 	h->pages_taken += give_back;
-	cmd_detail(c, "take %u of %u held=%u", give_back, n, h->npages);
+	cmd_detail(c, "take %u of %u held=%u releasable=%u", give_back, n,
+		   h->npages, h->releasable);
 	return 0;
 }
 

@@ -98,8 +98,96 @@ static void test_overrun(void)
 	is_u(eqe(&q, 0)[MLX5X_EQE_DATA_OFF], 0,
 	     "... the unconsumed first entry is not overwritten");
 	is_u(q.t.e.stats.eq_overruns, 1, "... counted");
+	is_u(q.t.e.iseg.health_synd, 0x0c,
+	     "... reported: health syndrome 0xc, async EQ buffer overrun");
+	ok(!q.t.e.iseg.health_rfr, "... without the recover-flow request");
+	doorbell(&q, 4, 0);
+	ok(post(&q, 10) < 0, "an overrun EQ stays stopped after the CI moves");
+	is_u(q.eq->lost, 2, "... both EQEs lost");
+	is_u(q.t.e.stats.eq_overruns, 1, "... one overrun");
 	th_teardown(&q.t);
 	close(q.efd);
+}
+
+/* the EQE at the consumer index of EQ @eqn's ring @ring, slot @i */
+static uint8_t *ring_eqe(struct th *t, uint64_t ring, unsigned int i)
+{
+	return (uint8_t *)th_host(t, ring) + 64 * i;
+}
+
+static int ev(struct th *t, const char *word, const char *arg)
+{
+	char why[256];
+	int ret;
+
+	pthread_mutex_lock(&t->e.lock);
+	ret = events_run(&t->e, word, arg, why, sizeof(why));
+	pthread_mutex_unlock(&t->e.lock);
+	diag("%s %s: %s", word, arg, why);
+	return ret;
+}
+
+static void test_events(void)
+{
+	uint64_t mask = 1ull << MLX5X_EVENT_PAGE_REQUEST |
+			1ull << MLX5X_EVENT_PORT_CHANGE |
+			1ull << MLX5X_EVENT_INTERNAL_ERROR;
+	struct th t;
+	uint64_t ring;
+	uint8_t *x;
+	uint32_t held;
+
+	th_setup(&t);
+	th_init_hca(&t);
+	ok(ev(&t, "pages", "4") < 0, "event kind not enabled: refused");
+	ok(events_parse("pages,port,bogus", &t.e.opt.events) < 0,
+	   "--events with an unknown kind is refused");
+	ok(!events_parse("all", &t.e.opt.events), "--events all");
+	ok(ev(&t, "pages", "4") < 0, "no EQ subscribed: page request refused");
+	th_create_eq(&t, 4, mask, 1, &ring);
+
+	ok(!ev(&t, "pages", "4"), "pages 4");
+	x = ring_eqe(&t, ring, 0);
+	is_u(x[MLX5X_EQE_TYPE_OFF], MLX5X_EVENT_PAGE_REQUEST, "... PAGE_REQUEST EQE");
+	is_u(PGET(x, MLX5X_EQE_PAGES_NUM_PAGES), 4, "... num_pages 4");
+	is_u(PGET(x, MLX5X_EQE_PAGES_FUNC_ID), 0, "... function 0");
+	held = t.e.hca.npages;
+	ok(!ev(&t, "pages", "-3"), "pages -3");
+	x = ring_eqe(&t, ring, 1);
+	is_u(PGET(x, MLX5X_EQE_PAGES_NUM_PAGES), (uint32_t)-3,
+	     "... num_pages -3 (signed)");
+	is_u(t.e.hca.releasable, MIN(3u, held), "... 3 pages released");
+	ok(!ev(&t, "pages-burst", "3:-2"), "pages-burst 3:-2");
+	is_u(t.e.hca.page_requests, 5, "... 5 requests written in all");
+	is_u(t.e.hca.releasable, MIN(9u, held), "... 9 pages released");
+	ok(ev(&t, "pages-burst", "3") < 0, "pages-burst without :N refused");
+	ok(ev(&t, "pages", "x") < 0, "pages x refused");
+	ok(!ev(&t, "query", ""), "query");
+
+	ok(!ev(&t, "port", "down"), "port down");
+	x = ring_eqe(&t, ring, 5);
+	is_u(x[MLX5X_EQE_TYPE_OFF], MLX5X_EVENT_PORT_CHANGE, "... PORT_CHANGE");
+	is_u(x[MLX5X_EQE_SUB_TYPE_OFF], MLX5X_PORT_CHANGE_DOWN, "... sub_type DOWN");
+	is_u(PGET(x, MLX5X_EQE_PORT), 1, "... port 1");
+	is_u(t.e.port.state, MLX5X_PORT_STATE_DOWN, "... the vport reports DOWN");
+	is_u(t.e.port.phys_state, MLX5X_PORT_PHYS_POLLING, "... link Polling");
+	ok(ev(&t, "port", "down") < 0, "port down twice: no change, refused");
+	ok(!ev(&t, "port", "up"), "port up");
+	x = ring_eqe(&t, ring, 6);
+	is_u(x[MLX5X_EQE_SUB_TYPE_OFF], MLX5X_PORT_CHANGE_ACTIVE, "... sub_type ACTIVE");
+	is_u(t.e.port.state, MLX5X_PORT_STATE_ACTIVE, "... ACTIVE again");
+
+	ok(!ev(&t, "internal-error", ""), "internal-error");
+	x = ring_eqe(&t, ring, 7);
+	is_u(x[MLX5X_EQE_TYPE_OFF], MLX5X_EVENT_INTERNAL_ERROR, "... INTERNAL_ERROR EQE");
+	is_u(t.e.iseg.health_synd, 0x01, "... health syndrome 0x1");
+	ok(t.e.iseg.health_rfr, "... recover flow requested");
+
+	ok(!ev(&t, "eq-overrun", ""), "eq-overrun: the 16-entry EQ overflows");
+	ok(t.e.stats.eq_overruns == 1, "... one overrun");
+	is_u(t.e.iseg.health_synd, 0x01, "... the first syndrome stays");
+	ok(ev(&t, "pages", "1") < 0, "a stopped EQ takes no more requests");
+	th_teardown(&t);
 }
 
 static void test_arm(void)
@@ -190,6 +278,7 @@ int main(void)
 {
 	test_owner_wrap();
 	test_overrun();
+	test_events();
 	test_arm();
 	test_deferred_msix();
 	return tap_done();

@@ -187,17 +187,26 @@ static void test_pages(void)
 	is_u(manage(&t, MLX5X_PAGES_GIVE, &pg[2], 8, 8, out, 16), 0, "GIVE 8");
 	is_u(query_pages(&t, MLX5X_PAGES_INIT), 0, "init pages satisfied");
 	is_u(run(&t, in, 32, out, 16), 0, "INIT_HCA");
-	is_u(manage(&t, MLX5X_PAGES_TAKE, NULL, 4, 0, out, 16 + 32),
-	     MLX5X_CMD_STAT_BAD_SYS_STATE, "TAKE while initialized -> refused");
+	is_u(manage(&t, MLX5X_PAGES_TAKE, NULL, 4, 0, out, 16 + 32), 0,
+	     "TAKE while initialized, nothing released");
+	is_u(get_be32(out + MLX5X_MANAGE_PAGES_OUT_OUTPUT_NUM_ENTRIES_OFF), 0,
+	     "... 0 pages come back");
+	t.e.hca.releasable = 3;		/* a PAGE_REQUEST of -3 (test_eq) */
+	is_u(manage(&t, MLX5X_PAGES_TAKE, NULL, 4, 0, out, 16 + 32), 0,
+	     "TAKE 4 after firmware released 3");
+	is_u(get_be32(out + MLX5X_MANAGE_PAGES_OUT_OUTPUT_NUM_ENTRIES_OFF), 3,
+	     "... 3 come back: fewer than asked");
+	is_u(t.e.hca.releasable, 0, "... nothing releasable left");
+	is_u(t.e.hca.npages, 7, "... 7 still held");
 	memset(in, 0, 16);
 	th_hdr(in, MLX5X_CMD_OP_TEARDOWN_HCA, 0);
 	is_u(run(&t, in, 16, out, 16), 0, "TEARDOWN_HCA");
 	is_u(manage(&t, MLX5X_PAGES_TAKE, NULL, 4, 0, out, 16 + 16),
 	     MLX5X_CMD_STAT_BAD_OUTP_LEN, "TAKE 4 into room for 2 -> BAD_OUTP_LEN");
-	is_u(manage(&t, MLX5X_PAGES_TAKE, NULL, 6, 0, out, 16 + 48), 0,
-	     "TAKE 6");
-	is_u(get_be32(out + MLX5X_MANAGE_PAGES_OUT_OUTPUT_NUM_ENTRIES_OFF), 6,
-	     "... 6 returned");
+	is_u(manage(&t, MLX5X_PAGES_TAKE, NULL, 3, 0, out, 16 + 48), 0,
+	     "TAKE 3");
+	is_u(get_be32(out + MLX5X_MANAGE_PAGES_OUT_OUTPUT_NUM_ENTRIES_OFF), 3,
+	     "... 3 returned");
 	is_u(manage(&t, MLX5X_PAGES_TAKE, NULL, 16, 0, out, sizeof(out)), 0,
 	     "TAKE 16 when 4 are left");
 	is_u(get_be32(out + MLX5X_MANAGE_PAGES_OUT_OUTPUT_NUM_ENTRIES_OFF), 4,

@@ -51,12 +51,38 @@ static void syndrome_is_fatal(struct kunit *test)
 	struct mlx5x_health_sample s = ok_sample(1);
 
 	s.synd_word = FIELD_PREP(MLX5X_ISEG_HEALTH_SYND_MASK, 0x07);
+	s.rfr_word = MLX5X_ISEG_HEALTH_RFR_MASK;
 	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_FATAL);
 	KUNIT_EXPECT_STREQ(test, mlx5x_health_synd_str(0x07),
 			   "irisc not responding");
 	/* An extended syndrome alone is not a fatal syndrome. */
 	s.synd_word = FIELD_PREP(MLX5X_ISEG_HEALTH_EXT_SYND_MASK, 0x1234);
 	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_OK);
+}
+
+/* Without RFR a syndrome (EQ overrun, temperature) is a one-time warning. */
+static void syndrome_without_rfr_is_a_warning(struct kunit *test)
+{
+	struct mlx5x_health h = {};
+	struct mlx5x_health_sample s = ok_sample(1);
+
+	s.synd_word = FIELD_PREP(MLX5X_ISEG_HEALTH_SYND_MASK, 0x0c);
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_SYNDROME);
+	KUNIT_EXPECT_EQ(test, h.last_synd, 0x0c);
+	KUNIT_EXPECT_STREQ(test, mlx5x_health_synd_str(0x0c),
+			   "async EQ buffer overrun");
+	/* The same syndrome again is not reported again. */
+	s.counter = 2;
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_OK);
+	/* A different one is. */
+	s.counter = 3;
+	s.synd_word = FIELD_PREP(MLX5X_ISEG_HEALTH_SYND_MASK, 0x10);
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_SYNDROME);
+	/* The recover-flow request makes it fatal. */
+	s.counter = 4;
+	s.synd_word = FIELD_PREP(MLX5X_ISEG_HEALTH_SYND_MASK, 0x01);
+	s.rfr_word = MLX5X_ISEG_HEALTH_RFR_MASK;
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_FATAL);
 }
 
 static void dead_device_is_fatal(struct kunit *test)
@@ -77,6 +103,7 @@ static struct kunit_case mlx5x_health_cases[] = {
 	KUNIT_CASE(counter_progress_is_ok),
 	KUNIT_CASE(stuck_counter_reported_once),
 	KUNIT_CASE(syndrome_is_fatal),
+	KUNIT_CASE(syndrome_without_rfr_is_a_warning),
 	KUNIT_CASE(dead_device_is_fatal),
 	{}
 };

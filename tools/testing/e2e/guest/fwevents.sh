@@ -1,0 +1,314 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2153
+# (FWEV_* come from job.env)
+# Firmware-event suite (sourced by run.sh), lanes upstream and mlx5x: two
+# emulated functions whose emulators start events on request (lane.sh):
+#   ev   page requests (give, release, bursts) and a link flap, with
+#        traffic running; must end with nothing leaked.
+#   err  an EQ overrun, then an internal error; the function dies.
+# Requests go through the job share: /job/ctl-TAG/req, answered in
+# /job/ctl-TAG/ack (tools/testing/emu/README.rst).  Each behaviour is one
+# test line; lane.sh adds the emulators' reports.
+#
+# job.env: FWEV_FW_EV, FWEV_FW_ERR (firmware versions that tell the two
+# functions apart), FWEV_PP_ITERS.
+
+FWEV_SEQ=0
+
+# fwev_dev FW: the RDMA device whose firmware version is FW.
+fwev_dev() {
+	local d
+	for d in /sys/class/infiniband/*; do
+		[ "$(cat "$d/fw_ver" 2>/dev/null)" = "$1" ] && basename "$d" && return 0
+	done
+	return 1
+}
+
+# fwev_req TAG WORD [ARG]: one request to emulator TAG; the answer's
+# detail in FWEV_ANS; 0 if it says ok.
+fwev_req() {
+	local dir=/job/ctl-$1 end ack
+	FWEV_SEQ=$((FWEV_SEQ + 1))
+	rm -f "$dir/ack"
+	echo "$FWEV_SEQ $2 ${3:-}" > "$dir/req.tmp" && mv "$dir/req.tmp" "$dir/req"
+	end=$((SECONDS + 30))
+	while [ $SECONDS -lt $end ]; do
+		ack=$(cat "$dir/ack" 2>/dev/null)
+		if [ "${ack%% *}" = "$FWEV_SEQ" ]; then
+			FWEV_ANS=${ack#* }
+			echo "$2 ${3:-}: $FWEV_ANS" >> "$(logname fwevents-requests)"
+			[ "${FWEV_ANS%% *}" = ok ]
+			return
+		fi
+		sleep 0.1
+	done
+	FWEV_ANS="no answer from emulator $1 in 30 s"
+	return 1
+}
+
+# fwev_val KEY: KEY=value from the last answer.
+fwev_val() { sed -n "s/.*[ ]$1=\([0-9]*\).*/\1/p" <<< "$FWEV_ANS"; }
+
+# fwev_wait_held TAG WANT SECONDS: until the emulator holds WANT pages.
+fwev_wait_held() {
+	local end=$((SECONDS + $3))
+	while [ $SECONDS -lt $end ]; do
+		fwev_req "$1" query && [ "$(fwev_val held)" = "$2" ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+# fwev_traffic_start NAME: a pingpong pair on EVDEV in the background.
+fwev_traffic_start() {
+	local port=$NEXT_PORT log
+	NEXT_PORT=$((NEXT_PORT + 1))
+	log=$(logname "$1")
+	timeout -k 5 600 ibv_rc_pingpong -d "$EVDEV" -n "$FWEV_PP_ITERS" -s 4096 \
+		-p "$port" > "$log.server" 2>&1 &
+	FWEV_SRV=$!
+	wait_listen "$port" "$FWEV_SRV" 60
+	timeout -k 5 600 ibv_rc_pingpong -d "$EVDEV" -n "$FWEV_PP_ITERS" -s 4096 \
+		-p "$port" 127.0.0.1 > "$log.client" 2>&1 &
+	FWEV_CLI=$!
+	FWEV_TLOG=$log
+}
+
+# fwev_traffic_end: 0 if both ends finished cleanly; FWEV_TDET says so.
+fwev_traffic_end() {
+	local src crc
+	wait "$FWEV_CLI"
+	crc=$?
+	# a client that gave up leaves its server waiting for ever
+	[ $crc -eq 0 ] || kill "$FWEV_SRV" 2>/dev/null
+	wait "$FWEV_SRV"
+	src=$?
+	if [ $crc -eq 0 ] && [ $src -eq 0 ]; then
+		FWEV_TDET="$FWEV_PP_ITERS pingpong iterations: $(sed -n 's/.* = \([0-9.]*\) usec\/iter.*/\1 usec\/iter/p' "$FWEV_TLOG.client")"
+		return 0
+	fi
+	FWEV_TDET="pingpong client $(rc_detail $crc), server $(rc_detail $src): $(excerpt "$FWEV_TLOG.client")"
+	return 1
+}
+
+fwev_bad() { FWEV_BAD+="${FWEV_BAD:+; }$1"; }
+
+# fwev_asyncwatch DEV LOG: ibv_asyncwatch on DEV in the background (pid
+# in FWEV_AW), line-buffered into LOG; returns once it has opened the
+# device, so no event raised after this is missed.
+fwev_asyncwatch() {
+	local end=$((SECONDS + 60))
+	timeout -k 5 600 stdbuf -oL ibv_asyncwatch -d "$1" > "$2" 2>&1 &
+	FWEV_AW=$!
+	while [ $SECONDS -lt $end ]; do
+		grep -q 'async event FD' "$2" && return 0
+		kill -0 "$FWEV_AW" 2>/dev/null || break
+		sleep 0.2
+	done
+	fwev_bad "ibv_asyncwatch -d $1 did not start: $(excerpt "$2")"
+	return 1
+}
+
+# fwev_pages NAME N COUNT: COUNT requests of N pages each (N < 0:
+# release) while traffic runs; the driver must answer every one.
+fwev_pages() {
+	local name=fwevents/$1 n=$2 count=$3 held0 want
+	FWEV_BAD=
+	fwev_req ev query || { record "$name" fail "query: $FWEV_ANS"; return; }
+	held0=$(fwev_val held)
+	want=$((held0 + n * count))
+	fwev_traffic_start "$1-traffic"
+	sleep 1
+	if [ "$count" -eq 1 ]; then
+		fwev_req ev pages "$n" || fwev_bad "pages $n: $FWEV_ANS"
+	else
+		fwev_req ev pages-burst "$count:$n" || fwev_bad "pages-burst $count:$n: $FWEV_ANS"
+	fi
+	if ! fwev_wait_held ev "$want" 60; then
+		fwev_bad "device holds $(fwev_val held) pages, want $want"
+	elif [ "$n" -lt 0 ] && [ "$(fwev_val releasable)" != 0 ]; then
+		fwev_bad "$(fwev_val releasable) released pages not taken back"
+	fi
+	fwev_traffic_end || fwev_bad "traffic: $FWEV_TDET"
+	if [ -z "$FWEV_BAD" ]; then
+		record "$name" pass "$count x $n pages: device held $held0, now $want; $FWEV_TDET"
+	else
+		record "$name" fail "$FWEV_BAD"
+	fi
+}
+
+# fwev_port_state DEV: "4: ACTIVE" and such, from sysfs (ib_query_port).
+fwev_port_state() { cat "/sys/class/infiniband/$1/ports/1/state" 2>/dev/null; }
+
+# fwev_wait_state DEV WORD SECONDS
+fwev_wait_state() {
+	local end=$((SECONDS + $3))
+	while [ $SECONDS -lt $end ]; do
+		[[ "$(fwev_port_state "$1")" == *"$2"* ]] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# Link flap with traffic across it: the port reads DOWN then ACTIVE
+# again (sysfs, ibv_devinfo), user space gets PORT_ERR and PORT_ACTIVE,
+# and traffic works before, across and after.
+fwev_flap() {
+	local name=fwevents/port-flap log aw devinfo
+	FWEV_BAD=
+	log=$(logname port-flap)
+	aw=$log.asyncwatch
+	devinfo=$log.devinfo
+	fwev_asyncwatch "$EVDEV" "$aw"
+	fwev_traffic_start port-flap-traffic
+	sleep 1
+	fwev_req ev port down || fwev_bad "port down: $FWEV_ANS"
+	fwev_wait_state "$EVDEV" DOWN 30 || fwev_bad "port state $(fwev_port_state "$EVDEV") after port down"
+	timeout -k 5 60 ibv_devinfo -d "$EVDEV" > "$devinfo" 2>&1
+	grep -q 'state:[[:space:]]*PORT_DOWN' "$devinfo" ||
+		fwev_bad "ibv_devinfo while down: $(devinfo_field "$devinfo" state)"
+	fwev_req ev port up || fwev_bad "port up: $FWEV_ANS"
+	fwev_wait_state "$EVDEV" ACTIVE 30 || fwev_bad "port state $(fwev_port_state "$EVDEV") after port up"
+	timeout -k 5 60 ibv_devinfo -d "$EVDEV" >> "$devinfo" 2>&1
+	# Nothing crosses a link that is down: RC traffic across the flap
+	# survives it only if the port came back within the QPs' retry
+	# budget, else it ends with the transport retry error, as on a cable.
+	if fwev_traffic_end; then
+		FWEV_FLAP="traffic survived the flap"
+	elif grep -q 'retry counter exceeded' "$FWEV_TLOG.client" "$FWEV_TLOG.server" 2>/dev/null; then
+		FWEV_FLAP="traffic across the flap ended with the retry error (link down longer than the retry budget)"
+	else
+		fwev_bad "traffic across the flap: $FWEV_TDET"
+	fi
+	run_pair port-flap-after 120 ibv_rc_pingpong -d "$EVDEV" -n 200 -s 4096 ||
+		fwev_bad "traffic after the flap: $PAIR_ERR"
+	sleep 1
+	kill "$FWEV_AW" 2>/dev/null
+	wait "$FWEV_AW" 2>/dev/null
+	grep -q 'IBV_EVENT_PORT_ERR' "$aw" || fwev_bad "no IBV_EVENT_PORT_ERR async event: $(excerpt "$aw")"
+	grep -q 'IBV_EVENT_PORT_ACTIVE' "$aw" || fwev_bad "no IBV_EVENT_PORT_ACTIVE async event: $(excerpt "$aw")"
+	if [ -z "$FWEV_BAD" ]; then
+		record "$name" pass "DOWN then ACTIVE (sysfs, ibv_devinfo), async events $(grep -o 'IBV_EVENT_PORT_[A-Z]*' "$aw" | tr '\n' ' '); $FWEV_FLAP; 200 more after"
+	else
+		record "$name" fail "$FWEV_BAD"
+	fi
+}
+
+# The PCI function (0000:00:xx.x) of an RDMA device.
+fwev_pci() { basename "$(readlink -f "/sys/class/infiniband/$1/device")"; }
+
+# fwev_report_count: how many health reports the driver made for the err
+# function so far: devlink's fw reporter error count (mlx5_core), the
+# driver's own log lines (mlx5x).
+fwev_report_count() {
+	case $LANE in
+	upstream)
+		devlink health show "pci/$ERRPCI" reporter fw 2>/dev/null |
+			sed -n 's/.*error \([0-9]*\).*/\1/p' | head -n1 ;;
+	mlx5x)
+		dmesg | grep -F "mlx5x $ERRPCI: " | grep -c 'health: syndrome 0xc' ;;
+	esac
+}
+
+# EQ overrun: firmware writes one page request more than the EQ holds
+# while the driver cannot consume; the emulator says it detected the
+# overrun (health syndrome 0xc, no recover flow) and the driver reports
+# it without treating it as fatal.
+fwev_eq_overrun() {
+	local name=fwevents/eq-overrun before after end log
+	FWEV_BAD=
+	log=$(logname eq-overrun)
+	before=$(fwev_report_count)
+	fwev_req err eq-overrun || fwev_bad "eq-overrun: $FWEV_ANS"
+	local what=$FWEV_ANS
+	end=$((SECONDS + 30))
+	while [ $SECONDS -lt $end ]; do
+		after=$(fwev_report_count)
+		[ "${after:-0}" -gt "${before:-0}" ] && break
+		sleep 0.5
+	done
+	[ "${after:-0}" -gt "${before:-0}" ] ||
+		fwev_bad "driver did not report the syndrome in 30 s (reports ${before:-?} -> ${after:-?})"
+	if [ "$LANE" = upstream ]; then
+		devlink health diagnose "pci/$ERRPCI" reporter fw > "$log" 2>&1
+		grep -q 'async EQ buffer overrun' "$log" ||
+			fwev_bad "devlink fw diagnose: $(excerpt "$log")"
+	else
+		dmesg | grep -F "mlx5x $ERRPCI: " | grep 'health: syndrome 0xc' > "$log"
+	fi
+	[ -e "/sys/class/infiniband/$ERRDEV" ] || fwev_bad "$ERRDEV went away: the overrun was treated as fatal"
+	if [ -z "$FWEV_BAD" ]; then
+		record "$name" pass "${what#ok }; driver reports ${before:-0} -> $after: $(grep -o 'async EQ buffer overrun' "$log" | head -n1)"
+	else
+		record "$name" fail "$FWEV_BAD"
+	fi
+}
+
+# Internal error: syndrome 0x1 with the recover flow requested.  The
+# driver must find it (health poll), put the function in the error state
+# and tell user space IBV_EVENT_DEVICE_FATAL.
+fwev_internal_error() {
+	local name=fwevents/internal-error log aw end re
+	FWEV_BAD=
+	log=$(logname internal-error)
+	aw=$log.asyncwatch
+	fwev_asyncwatch "$ERRDEV" "$aw"
+	fwev_req err internal-error || fwev_bad "internal-error: $FWEV_ANS"
+	case $LANE in
+	upstream) re='Fatal error [0-9]+ detected' ;;
+	mlx5x) re='health: fatal syndrome 0x1 ' ;;
+	esac
+	end=$((SECONDS + 60))
+	while [ $SECONDS -lt $end ]; do
+		dmesg | grep -F "$ERRPCI" | grep -qE "$re" &&
+			grep -q IBV_EVENT_DEVICE_FATAL "$aw" && break
+		sleep 0.5
+	done
+	dmesg | grep -F "$ERRPCI" | grep -qE "$re" || fwev_bad "no '$re' in dmesg"
+	grep -q IBV_EVENT_DEVICE_FATAL "$aw" || fwev_bad "no IBV_EVENT_DEVICE_FATAL: $(excerpt "$aw")"
+	# mlx5_core then tries to recover the function (reset, reload); it
+	# must come to an end before the teardown
+	local rec=
+	if [ "$LANE" = upstream ]; then
+		end=$((SECONDS + 180))
+		while [ $SECONDS -lt $end ]; do
+			rec=$(dmesg | grep -F "$ERRPCI" | grep -oE 'health recovery (failed|succeeded)' | tail -n1)
+			[ -n "$rec" ] && break
+			sleep 1
+		done
+		[ -n "$rec" ] || fwev_bad "mlx5_core's recovery did not end in 180 s"
+	fi
+	kill "$FWEV_AW" 2>/dev/null
+	wait "$FWEV_AW" 2>/dev/null
+	dmesg | grep -F "$ERRPCI" > "$log.dmesg"
+	if [ -z "$FWEV_BAD" ]; then
+		record "$name" pass "'$(grep -E "$re" "$log.dmesg" | head -n1 | sed 's/^\[ *[0-9.]*\] //' | cut -c1-120)', IBV_EVENT_DEVICE_FATAL${rec:+, $rec}"
+	else
+		record "$name" fail "$FWEV_BAD"
+	fi
+}
+
+fwevents_main() {
+	local end=$((SECONDS + 120))
+	# the second function may register after the one setup waited for
+	while [ $SECONDS -lt $end ]; do
+		EVDEV=$(fwev_dev "$FWEV_FW_EV")
+		ERRDEV=$(fwev_dev "$FWEV_FW_ERR")
+		[ -n "$EVDEV" ] && [ -n "$ERRDEV" ] && break
+		sleep 0.5
+	done
+	if [ -z "$EVDEV" ] || [ -z "$ERRDEV" ]; then
+		record fwevents/devices fail "no RDMA device with fw $FWEV_FW_EV (${EVDEV:-none}) or $FWEV_FW_ERR (${ERRDEV:-none})"
+		return
+	fi
+	ERRPCI=$(fwev_pci "$ERRDEV")
+	wait_port_active "$EVDEV" 60
+	record fwevents/devices pass "ev $EVDEV ($(fwev_pci "$EVDEV")), err $ERRDEV ($ERRPCI)"
+	fwev_pages pages-give 64 1
+	fwev_pages pages-reclaim -64 1
+	fwev_pages pages-give-burst 16 8
+	fwev_pages pages-reclaim-burst -16 8
+	fwev_flap
+	fwev_eq_overrun
+	fwev_internal_error
+}
