@@ -13,7 +13,7 @@
 #   make compat   W=1 + sparse + checkpatch against every supported kernel
 #   make kunit    KUnit suites on UML
 #   make emu      build the emulated ConnectX; make emu-test runs its unit tests
-#   make e2e DRIVER=rxe|upstream|mlx5x [SUITE=full|bringup|faults]
+#   make e2e DRIVER=rxe|upstream|mlx5x [SUITE=full|bringup|faults|fabric]
 #   make bench    perftest figures, lanes side by side
 #   make fresh-check  run and check as a new user: in a fresh Debian 12 tree
 

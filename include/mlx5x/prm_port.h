@@ -256,4 +256,39 @@ enum {
 	MLX5X_REG_NODE_DESC_LEN		= 0x40,	/* the node description */
 };
 
+/* PCAP: port capability mask (0x14 bytes); word 0 is PortInfo.CapabilityMask */
+#define MLX5X_PCAP_LOCAL_PORT_OFF	0x000
+#define MLX5X_PCAP_LOCAL_PORT_MASK	0x00ff0000U
+#define MLX5X_PCAP_CAP_MASK0_OFF	0x004
+#define MLX5X_PCAP_CAP_MASK0_MASK	0xffffffffU
+
+/*
+ * MAD_IFC: a MAD for the firmware's SMA/PMA.  op_mod bit 0 ignores the
+ * M_Key check, bit 1 the B_Key check; the 256-byte request MAD is at
+ * 0x10 of the input, the response MAD at 0x10 of the output.
+ */
+#define MLX5X_MAD_IFC_IN_REMOTE_LID_OFF		0x008
+#define MLX5X_MAD_IFC_IN_REMOTE_LID_MASK	0xffff0000U
+#define MLX5X_MAD_IFC_IN_PLANE_INDEX_OFF	0x008
+#define MLX5X_MAD_IFC_IN_PLANE_INDEX_MASK	0x0000ff00U
+#define MLX5X_MAD_IFC_IN_PORT_OFF		0x008
+#define MLX5X_MAD_IFC_IN_PORT_MASK		0x000000ffU
+#define MLX5X_MAD_IFC_IN_MAD_OFF		0x010
+#define MLX5X_MAD_IFC_OUT_MAD_OFF		0x010
+
+/* ATTACH_TO_MCG / DETACH_FROM_MCG: a UD QP and a multicast GID */
+#define MLX5X_MCG_IN_QPN_OFF			0x008
+#define MLX5X_MCG_IN_QPN_MASK			0x00ffffffU
+#define MLX5X_MCG_IN_MGID_OFF			0x010	/* 16 bytes */
+
+enum {
+	MLX5X_REG_PCAP_LEN		= 0x14,
+	MLX5X_MAD_IFC_IGNORE_MKEY	= 1 << 0,
+	MLX5X_MAD_IFC_IGNORE_BKEY	= 1 << 1,
+	MLX5X_MAD_LEN			= 256,
+	MLX5X_MAD_IFC_IN_LEN		= 0x110,
+	MLX5X_MAD_IFC_OUT_LEN		= 0x110,
+	MLX5X_MCG_IN_LEN		= 0x20,
+};
+
 #endif /* MLX5X_PRM_PORT_H */

@@ -50,7 +50,7 @@ step() {
 step compat "$T/compat/run.sh"
 step kunit "$T/kunit/run.sh"
 # VM lanes as DRIVER:SUITE; a lane joins this list once it passes.
-LANES=${MLX5X_LANES:-"rxe:full upstream:bringup upstream:full mlx5x:bringup mlx5x:faults mlx5x:full"}
+LANES=${MLX5X_LANES:-"rxe:full upstream:bringup upstream:full upstream:fabric mlx5x:bringup mlx5x:faults mlx5x:full"}
 for lane in $LANES; do
 	step "e2e-${lane%%:*}-${lane#*:}" "$T/e2e/lane.sh" "${lane%%:*}" "${lane#*:}"
 done

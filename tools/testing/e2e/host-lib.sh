@@ -116,6 +116,37 @@ start_emu() {
 	return 1
 }
 
+# start_emu_link JOBDIR GUID_A GUID_B [OPTION...]: one emulator process
+# serving two functions whose ports are linked back to back, on
+# JOBDIR/vfu-a.sock and vfu-b.sock; its output and log are emu.out and
+# emu.log, the reports emu-a-report.txt and emu-b-report.txt.  OPTIONs
+# and MLX5X_EMU_ARGS go before the first --socket: they apply to both.
+# Sets EMU_PID and adds it to EMU_PIDS.
+start_emu_link() {
+	local job=$1 ga=$2 gb=$3 i trace=() pid f
+	shift 3
+	[ "${MLX5X_EMU_TRACE:-0}" = 1 ] && trace=(--trace --log "$job/emu.log")
+	for f in a b; do
+		rm -f "$job/vfu-$f.sock" "$job/emu-$f-report.txt"
+	done
+	# shellcheck disable=SC2086 # MLX5X_EMU_ARGS is a list of options
+	"$EMU_BIN" "${trace[@]}" ${MLX5X_EMU_ARGS:-} "$@" \
+		--socket "$job/vfu-a.sock" --guid "$ga" --report "$job/emu-a-report.txt" \
+		--socket "$job/vfu-b.sock" --guid "$gb" --report "$job/emu-b-report.txt" \
+		> "$job/emu.out" 2>&1 7>&- 8>&- &
+	pid=$!
+	EMU_PID=$pid
+	EMU_PIDS+=("$pid")
+	for ((i = 0; i < 300; i++)); do
+		[ -S "$job/vfu-a.sock" ] && [ -S "$job/vfu-b.sock" ] && return 0
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	MISSING="the emulator did not listen on $job/vfu-a.sock and vfu-b.sock: $(tail -n 3 "$job/emu.out" | tr '\n' ' ')"
+	stop_emu
+	return 1
+}
+
 # any_alive PID...: true while one of them runs.
 any_alive() {
 	local p

@@ -5,6 +5,7 @@
 #
 #   lane.sh DRIVER SUITE      DRIVER: rxe | upstream | mlx5x
 #                             SUITE:  full | bringup | faults (mlx5x only)
+#                                     | fabric (upstream only)
 #
 #   rxe       soft-RoCE on a dummy netdev; checks the rig itself.
 #   upstream  the guest kernel's own mlx5_core + mlx5_ib on the emulated
@@ -12,7 +13,10 @@
 #   mlx5x     our mlx5x.ko on the emulated ConnectX (mlx5_core never loads).
 #
 # Suite faults boots once with three emulated functions, each with one
-# fault injected by its emulator (see "fault suite" below).
+# fault injected by its emulator (see "fault suite" below).  Suite fabric
+# boots with two functions of one emulator whose ports are linked back to
+# back (guest/fabric.sh): opensm, diagnostics, traffic across the link,
+# IPoIB, rdma_cm and NVMe over RDMA.
 #
 # Results: $MLX5X_RESULTS/e2e-NAME.tsv (one line per test),
 # build/results/lane-NAME.md (human table), the job dir build/e2e/NAME/
@@ -40,8 +44,8 @@ SUITE=${2:-full}
 case $DRIVER in rxe | upstream | mlx5x) ;; *)
 	echo "usage: $0 rxe|upstream|mlx5x [full|bringup]" >&2; exit 2 ;;
 esac
-case $SUITE in full | bringup | faults) ;; *)
-	echo "usage: $0 rxe|upstream|mlx5x [full|bringup|faults]" >&2; exit 2 ;;
+case $SUITE in full | bringup | faults | fabric) ;; *)
+	echo "usage: $0 rxe|upstream|mlx5x [full|bringup|faults|fabric]" >&2; exit 2 ;;
 esac
 [ "$DRIVER/$SUITE" = rxe/bringup ] && {
 	echo "lane rxe has no bringup suite (it has no device to bring up)" >&2
@@ -51,8 +55,17 @@ esac
 	echo "suite faults exists for lane mlx5x only" >&2
 	exit 2
 }
+# mlx5x has no kernel verbs (IPoIB, rdma_cm, NVMe) nor MAD path yet.
+[ "$SUITE" = fabric ] && [ "$DRIVER" != upstream ] && {
+	echo "suite fabric exists for lane upstream only" >&2
+	exit 2
+}
 
 NAME=${MLX5X_E2E_NAME:-$DRIVER-$SUITE}
+# The emulated port: sm (INIT with LID 0 until a subnet manager configures
+# it; the upstream lanes start opensm) or self (ACTIVE with a LID from
+# power-on: mlx5x has no management path yet).
+case $DRIVER in upstream) EMU_PORT=${MLX5X_EMU_PORT:-sm} ;; *) EMU_PORT=${MLX5X_EMU_PORT:-self} ;; esac
 # shellcheck disable=SC2034 # read by hlog
 HLOG_TAG=e2e-$NAME
 RESULTS=${MLX5X_RESULTS:-$TOP/build/results}
@@ -70,6 +83,8 @@ fi
 : > "$TSV"
 T0=$SECONDS
 EMU_PID=
+# functions of a two-function emulator (reports emu-TAG-report.txt)
+EMU_TAGS=
 
 trap 'stop_emu' EXIT
 
@@ -106,6 +121,8 @@ lane_defaults() {
 		PY_EXCLUDE=${MLX5X_E2E_PY_EXCLUDE:-"test_mlx5_*,test_efa*,test_rdmacm,test_cuda*"}
 		if [ "$SUITE" = faults ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-600}
+		elif [ "$SUITE" = fabric ]; then
+			VM_TMO=${MLX5X_VM_TIMEOUT:-2400}
 		elif [ "$SUITE" = bringup ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-900}
 		else
@@ -131,6 +148,10 @@ write_env() {
 	CYCLES=$CYCLES
 	SUITE_PARTS="$PARTS"
 	MLX5X_PARAMS="${MLX5X_PARAMS:-}"
+	FABRIC_DRIVERS="${MLX5X_FABRIC_DRIVERS:-mlx5_core mlx5_core}"
+	FABRIC_PARTS="${MLX5X_FABRIC_PARTS:-}"
+	FABRIC_TCP_MIB=${MLX5X_FABRIC_TCP_MIB:-64}
+	FABRIC_NVME_MIB=${MLX5X_FABRIC_NVME_MIB:-256}
 	EOF
 	[ "$SUITE" != faults ] || fault_env >> "$JOB/job.env"
 }
@@ -375,20 +396,26 @@ check_dmesg() {
 	fi
 }
 
+# check_emu_report [TAG]: the report of the emulator (of function TAG
+# of the fabric suite's emulator: emu-TAG-report.txt).
 check_emu_report() {
-	local r=$JOB/emu-report.txt live pages
+	local tag=${1:+-$1} r live pages
+	r=$JOB/emu$tag-report.txt
 	if [ ! -s "$r" ]; then
-		echo "emu/leaks	fail	no emulator report ($r); emulator output: $(tail -n 2 "$JOB/emu.out" 2>/dev/null | tr '\n' ' ')"
+		echo "emu/leaks$tag	fail	no emulator report ($r); emulator output: $(tail -n 2 "$JOB/emu.out" 2>/dev/null | tr '\n' ' ')"
 		return
 	fi
 	live=$(report_value "$r" live_objects)
 	pages=$(report_value "$r" pages_held)
 	if [ "$live" = 0 ] && [ "$pages" = 0 ]; then
-		echo "emu/leaks	pass	live_objects=0 pages_held=0"
+		echo "emu/leaks$tag	pass	live_objects=0 pages_held=0"
 	else
-		echo "emu/leaks	fail	live_objects=${live:-?} pages_held=${pages:-?}"
+		echo "emu/leaks$tag	fail	live_objects=${live:-?} pages_held=${pages:-?}"
 	fi
-	# The firmware version the driver reported must be the emulator's.
+	[ "$SUITE" != fabric ] || check_emu_violations "$r" "$tag"
+	# The firmware version the driver reported (on the first function)
+	# must be the emulator's.
+	[ -z "$tag" ] || [ "$tag" = -a ] || return 0
 	local emu_fw dev_fw
 	emu_fw=$(report_value "$r" fw_ver)
 	dev_fw=$(sed -n 's/^[[:space:]]*fw_ver:[[:space:]]*//p' "$JOB/logs/devinfo.log" 2>/dev/null | head -n1)
@@ -398,6 +425,41 @@ check_emu_report() {
 		else
 			echo "emu/fw_ver	fail	ibv_devinfo fw_ver $dev_fw, emulator reports $emu_fw"
 		fi
+	fi
+}
+
+# Counters of the report that count a driver (or guest) breaking a device
+# rule: malformed BAR or doorbell accesses, command delivery and DMA
+# errors, unknown opcodes, EQ overruns, WQEs or keys the engine refused.
+# The fabric suite has no negative test, so each must stay 0.
+EMU_VIOLATIONS="bar_bad uar_bad eng_db_bad cmd_unknown cmd_delivery_errors
+	cmd_dma_errors eq_overruns eng_mkey_faults eng_dma_faults eng_wqe_faults"
+
+# check_emu_violations REPORT TAG
+check_emu_violations() {
+	local k v bad=
+	for k in $EMU_VIOLATIONS; do
+		v=$(report_value "$1" "$k")
+		[ "${v:-0}" = 0 ] || bad+=" $k=$v"
+	done
+	if [ -z "$bad" ]; then
+		echo "emu/violations$2	pass	0 of: $(tr -s ' \t\n' ' ' <<< "$EMU_VIOLATIONS" | sed 's/ $//')"
+	else
+		echo "emu/violations$2	fail	$bad"
+	fi
+}
+
+# check_emu_link: the fabric's two ports were on one link and both sent
+# packets (the suite's cross traffic addresses the other port's LID).
+check_emu_link() {
+	local a=$JOB/emu-a-report.txt b=$JOB/emu-b-report.txt pa pb
+	pa=$(report_value "$a" eng_pkts)
+	pb=$(report_value "$b" eng_pkts)
+	if [ "$(report_value "$a" link)" = peer ] && [ "$(report_value "$b" link)" = peer ] &&
+		[ "${pa:-0}" -gt 0 ] && [ "${pb:-0}" -gt 0 ]; then
+		echo "emu/link	pass	ports linked; packets sent: a $pa, b $pb"
+	else
+		echo "emu/link	fail	link a=$(report_value "$a" link) b=$(report_value "$b" link), packets a ${pa:-?} b ${pb:-?}"
 	fi
 }
 
@@ -467,7 +529,9 @@ boot_lane() {
 	rm -rf "$JOB"
 	mkdir -p "$JOB"
 	local missing=()
-	if [ "$DRIVER" = mlx5x ]; then
+	# The fabric suite may bind one function to mlx5x (driver_override).
+	if [ "$DRIVER" = mlx5x ] || { [ "$SUITE" = fabric ] &&
+		[[ " ${MLX5X_FABRIC_DRIVERS:-} " == *" mlx5x "* ]]; }; then
 		if build_ko "$JOB"; then
 			hlog "mlx5x.ko built: $(stat -c %s "$JOB/mlx5x.ko") bytes"
 		else
@@ -478,19 +542,35 @@ boot_lane() {
 		build_emu || missing+=("$MISSING")
 	fi
 	[ ${#missing[@]} -eq 0 ] || fail_early "$(printf '%s; ' "${missing[@]}" | sed 's/; $//')"
-	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,robust.sh,pyverbs-run.py,robust.py} "$JOB/"
+	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,robust.sh,fabric.sh,pyverbs-run.py,robust.py} "$JOB/"
 	chmod +x "$JOB/run.sh"
 	write_env
 
 	SOCKOPT=()
 	if [ "$SUITE" = faults ]; then
 		start_fault_emus || fail_early "$MISSING"
+	elif [ "$SUITE" = fabric ]; then
+		start_emu_link "$JOB" 0x0002c90300fab0a1 0x0002c90300fab0b1 --port "$EMU_PORT" ||
+			fail_early "$MISSING"
+		hlog "emulator listening (pid $EMU_PID): two functions, ports linked, port mode $EMU_PORT"
+		SOCKOPT=(-s vfu-a.sock -s vfu-b.sock)
+		EMU_TAGS="a b"
 	elif [ "$DRIVER" != rxe ]; then
 		# Distinct GUIDs per lane, so two lanes never look alike.
 		case $DRIVER in upstream) guid=0x0002c90300e50001 ;; *) guid=0x0002c90300e50002 ;; esac
-		start_emu "$JOB" "$guid" || fail_early "$MISSING"
-		hlog "emulator listening (pid $EMU_PID, guid $guid)"
-		SOCKOPT=(-s vfu.sock)
+		if [ "$EMU_PORT" = sm ]; then
+			# A port comes up only with a link partner: a second
+			# function, linked back to back, is the neighbour the
+			# subnet manager sweeps to.  The tests use the first.
+			start_emu_link "$JOB" "$guid" "${guid%?}f" --port sm || fail_early "$MISSING"
+			hlog "emulator listening (pid $EMU_PID, guid $guid and its link partner, port mode sm)"
+			SOCKOPT=(-s vfu-a.sock -s vfu-b.sock)
+			EMU_TAGS="a b"
+		else
+			start_emu "$JOB" "$guid" "" --port "$EMU_PORT" || fail_early "$MISSING"
+			hlog "emulator listening (pid $EMU_PID, guid $guid, port mode $EMU_PORT)"
+			SOCKOPT=(-s vfu.sock)
+		fi
 	fi
 	"$VMDIR/vm-run.sh" -t "$VM_TMO" "${SOCKOPT[@]}" "$JOB"
 	vmrc=$?
@@ -504,6 +584,7 @@ if [ "${MLX5X_E2E_REPARSE:-0}" = 1 ]; then
 	# Development aid: re-parse the last run's job dir without booting.
 	vmrc=$(sed -n 's/^rc=//p' "$JOB/vm-run.txt" 2>/dev/null)
 	vmrc=${vmrc:-99}
+	[ ! -e "$JOB/emu-a-report.txt" ] || EMU_TAGS="a b"
 else
 	boot_lane
 fi
@@ -517,7 +598,16 @@ touch "$JOB/results.tsv" "$JOB/pyverbs-tests.tsv"
 	fi
 	vm_line "$vmrc"
 	check_dmesg
-	[ "$DRIVER" = rxe ] || [ "$SUITE" = faults ] || check_emu_report
+	if [ "$DRIVER" != rxe ] && [ "$SUITE" != faults ]; then
+		if [ -n "$EMU_TAGS" ]; then
+			for t in $EMU_TAGS; do
+				check_emu_report "$t"
+			done
+		else
+			check_emu_report
+		fi
+	fi
+	[ "$SUITE" != fabric ] || check_emu_link
 } > "$JOB/raw.tsv"
 apply_known "$JOB/raw.tsv" "$JOB/final.tsv"
 awk -F'\t' -v OFS='\t' -v p="$DRIVER" 'NF { $1 = p "/" $1; print }' "$JOB/final.tsv" > "$TSV"

@@ -61,30 +61,69 @@ NEXT_PORT=18600
 # run_pair NAME TIMEOUT CMD...: run CMD as a server in the background and
 # again with 127.0.0.1 appended as its client, both under TIMEOUT; the
 # client's output is left in $PAIR_OUT.  Returns 0 when both ends exit 0.
+# Two ends that differ (the fabric suite: one HCA each, the client in
+# another network namespace, an rdma_cm server) are set up by the arrays
+# PAIR_SRV and PAIR_CLI (options appended to each end's CMD), PAIR_CLI_PRE
+# (a prefix for the client's command, e.g. ip netns exec), PAIR_ADDR (the
+# server's address; none: the client's options name it) and PAIR_WAIT (tcp, or cm for an rdma_cm listener);
+# run_pair resets them.
 run_pair() {
-	local name=$1 tmo=$2 port=$NEXT_PORT log spid src crc
+	local name=$1 tmo=$2 port=$NEXT_PORT log spid src crc waited
 	shift 2
 	NEXT_PORT=$((NEXT_PORT + 1))
 	log=$(logname "$name")
 	PAIR_OUT=$log.client
 	PAIR_ERR=
-	timeout -k 5 "$tmo" "$@" -p "$port" > "$log.server" 2>&1 &
+	timeout -k 5 "$tmo" "$@" "${PAIR_SRV[@]}" -p "$port" > "$log.server" 2>&1 &
 	spid=$!
-	if ! wait_listen "$port" "$spid" 60; then
+	if [ "${PAIR_WAIT:-tcp}" = cm ]; then
+		wait_cm_listen "$port" "$spid" 60
+	else
+		wait_listen "$port" "$spid" 60
+	fi
+	waited=$?
+	if [ $waited -ne 0 ]; then
 		wait "$spid"
 		src=$?
 		PAIR_ERR="server never listened ($(rc_detail $src)): $(excerpt "$log.server")"
+		pair_reset
 		return 1
 	fi
-	timeout -k 5 "$tmo" "$@" -p "$port" 127.0.0.1 > "$PAIR_OUT" 2>&1
+	local addr=("${PAIR_ADDR:-127.0.0.1}")
+	[ "${PAIR_ADDR:-}" = none ] && addr=()
+	timeout -k 5 "$tmo" "${PAIR_CLI_PRE[@]}" "$@" "${PAIR_CLI[@]}" -p "$port" \
+		"${addr[@]}" > "$PAIR_OUT" 2>&1
 	crc=$?
 	wait "$spid"
 	src=$?
+	pair_reset
 	if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
 		PAIR_ERR="client $(rc_detail $crc), server $(rc_detail $src): $(excerpt "$PAIR_OUT") | $(excerpt "$log.server" 1)"
 		return 1
 	fi
 	return 0
+}
+
+pair_reset() {
+	PAIR_SRV=()
+	PAIR_CLI=()
+	PAIR_CLI_PRE=()
+	PAIR_ADDR=
+	PAIR_WAIT=
+}
+pair_reset
+
+# wait_cm_listen PORT PID SECONDS: wait until an rdma_cm listener on PORT
+# exists (perftest -R, rping, ucmatose open no TCP socket), or PID died.
+wait_cm_listen() {
+	local end=$((SECONDS + $3))
+	while [ $SECONDS -lt $end ]; do
+		rdma resource show cm_id 2>/dev/null |
+			grep -q "state LISTEN .*src-addr [^ ]*:$1 " && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.2
+	done
+	return 1
 }
 
 # Waits are by deadline, not by iteration count: under TCG every fork of
@@ -108,6 +147,29 @@ wait_port_active() {
 		sleep 0.2
 	done
 	return 1
+}
+
+# start_opensm DEV SECONDS: a subnet manager on DEV port 1 (the emulated
+# port waits in INIT with LID 0 for one), until the port is ACTIVE.  Its
+# log is logs/opensm.log; sets SM_PID.
+SM_PID=
+start_opensm() {
+	local guid
+	guid=0x$(tr -d ':' < "/sys/class/infiniband/$1/ports/1/gids/0" | cut -c17-32)
+	modprobe ib_umad || return 1
+	# the root is read-only: the GUID-to-LID cache goes to /tmp
+	mkdir -p /tmp/opensm-cache
+	OSM_CACHE_DIR=/tmp/opensm-cache opensm -g "$guid" -f "$LOGS/opensm.log" \
+		> "$LOGS/opensm.out" 2>&1 &
+	SM_PID=$!
+	wait_port_active "$1" "$2"
+}
+
+stop_opensm() {
+	[ -n "$SM_PID" ] || return 0
+	kill "$SM_PID" 2>/dev/null
+	wait "$SM_PID" 2>/dev/null
+	SM_PID=
 }
 
 # save_dmesg: the whole kernel log, for the host-side check.

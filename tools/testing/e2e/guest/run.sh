@@ -11,6 +11,7 @@ cd /job || exit 97
 . ./suite.sh
 . ./faults.sh
 . ./robust.sh
+. ./fabric.sh
 mkdir -p "$LOGS"
 : > "$RES"
 : > "$PERF"
@@ -56,9 +57,20 @@ setup_upstream() {
 		record setup fail "no /sys/class/infiniband/$DEV after 120 s (lspci: $(lspci -d 15b3: | head -n1)); dmesg: $(dmesg_tail mlx5)"
 		return 1
 	fi
+	local sm=
+	# A port in INIT with LID 0 waits for a subnet manager (the
+	# emulator's --port sm); one that configured itself is ACTIVE at once.
+	if ! wait_port_active "$DEV" 5 &&
+		[ "$(cat "/sys/class/infiniband/$DEV/ports/1/lid")" = 0x0 ]; then
+		if ! start_opensm "$DEV" 180; then
+			record setup fail "$DEV port 1 not ACTIVE 180 s after starting opensm: $(cat "/sys/class/infiniband/$DEV/ports/1/state"); $(excerpt "$LOGS/opensm.out")"
+			return 1
+		fi
+		sm=", opensm: ACTIVE with LID $(printf %d "$(cat "/sys/class/infiniband/$DEV/ports/1/lid")")"
+	fi
 	wait_port_active "$DEV" 60 ||
 		say "warning: $DEV port 1 not ACTIVE after 60 s"
-	record setup pass "mlx5_core+mlx5_ib bound, $DEV after $(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN{printf "%.1f", b-a}') s"
+	record setup pass "mlx5_core+mlx5_ib bound, $DEV after $(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN{printf "%.1f", b-a}') s$sm"
 }
 
 # The ib device registered by mlx5x, whatever its name.
@@ -154,6 +166,7 @@ teardown() {
 		record rmmod skip "driver not loaded"
 		return 0
 	fi
+	stop_opensm
 	# shellcheck disable=SC2086 # a list of modules
 	timeout -k 5 180 rmmod $mods > "$log" 2>&1
 	rc=$?
@@ -247,6 +260,8 @@ bringup_mlx5x() {
 say "lane $LANE, suite $SUITE"
 if [ "$SUITE" = faults ]; then
 	"faults_$LANE"
+elif [ "$SUITE" = fabric ]; then
+	"fabric_$LANE"
 elif "setup_$LANE"; then
 	case $SUITE in
 	full)

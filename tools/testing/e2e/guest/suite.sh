@@ -29,23 +29,30 @@ suite_devinfo() {
 
 # pingpong MODE SIZE: ibv_rc_pingpong, both ends in this guest.
 suite_pingpong_one() {
-	local mode=$1 size=$2 name usec mbit ev=
+	local mode=$1 size=$2 name ev=
 	[ "$mode" = event ] && ev=-e
 	name=pingpong/$mode/s$size
 	if run_pair "$name" "$PP_TIMEOUT" ibv_rc_pingpong -d "$DEV" ${GIDX:+-g "$GIDX"} \
 		-n "$PP_ITERS" -s "$size" $ev; then
-		usec=$(sed -n 's/.* = \([0-9.]*\) usec\/iter.*/\1/p' "$PAIR_OUT")
-		mbit=$(sed -n 's/.* = \([0-9.]*\) Mbit\/sec.*/\1/p' "$PAIR_OUT")
-		if [ -z "$usec" ]; then
-			record "$name" fail "no usec/iter in output: $(excerpt "$PAIR_OUT")"
-			return
-		fi
-		perf "$name" latency "$usec" usec/iter
-		perf "$name" throughput "$mbit" Mbit/s
-		record "$name" pass "$PP_ITERS iters, $usec usec/iter, $mbit Mbit/s"
+		pingpong_record "$name" "$PP_ITERS iters"
 	else
 		record "$name" fail "$PAIR_ERR"
 	fi
+}
+
+# pingpong_record NAME WHAT: the figures of the ibv_*_pingpong client in
+# $PAIR_OUT, recorded as NAME's pass (or fail when there are none).
+pingpong_record() {
+	local name=$1 usec mbit
+	usec=$(sed -n 's/.* = \([0-9.]*\) usec\/iter.*/\1/p' "$PAIR_OUT")
+	mbit=$(sed -n 's/.* = \([0-9.]*\) Mbit\/sec.*/\1/p' "$PAIR_OUT")
+	if [ -z "$usec" ]; then
+		record "$name" fail "no usec/iter in output: $(excerpt "$PAIR_OUT")"
+		return
+	fi
+	perf "$name" latency "$usec" usec/iter
+	perf "$name" throughput "$mbit" Mbit/s
+	record "$name" pass "$2, $usec usec/iter, $mbit Mbit/s"
 }
 
 suite_pingpong() {
@@ -60,13 +67,20 @@ suite_pingpong() {
 
 # perftest NAME KIND(lat|bw) ITERS PROGRAM [ARGS...]
 suite_perftest_one() {
-	local name=$1 kind=$2 iters=$3 row
+	local name=$1 kind=$2 iters=$3
 	shift 3
 	if ! run_pair "$name" "$PERF_TIMEOUT" "$@" -d "$DEV" ${GIDX:+-x "$GIDX"} \
 		-F -n "$iters"; then
 		record "$name" fail "$PAIR_ERR"
 		return
 	fi
+	perftest_record "$name" "$kind"
+}
+
+# perftest_record NAME KIND(lat|bw): the figures of the perftest client in
+# $PAIR_OUT, recorded as NAME's pass (or fail when there are none).
+perftest_record() {
+	local name=$1 kind=$2 row
 	# The figures are the first numeric row after the "#bytes" header.
 	row=$(awk '/#bytes/ { h = 1; next } h && $1 ~ /^[0-9]+$/ { print; exit }' "$PAIR_OUT")
 	if [ -z "$row" ]; then

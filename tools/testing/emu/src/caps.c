@@ -47,9 +47,8 @@ static const struct cap_val defaults[] = {
 	V(MLX5X_CAP_ATOMIC, 1),			/* 8-byte CS/FA (engine) */
 	V(MLX5X_CAP_CQ_RESIZE, 1),		/* MODIFY_CQ resize (engine) */
 	/*
-	 * qpc.block_lb_mc, as ConnectX-5: a UD QP does not receive its own
-	 * multicast sends.  No MCG commands here, so no multicast reaches
-	 * any QP and the promise holds trivially.
+	 * qpc.block_lb_mc, as ConnectX-5: multicast sent by such a QP is
+	 * not looped back to this HCA's QPs (mcg.c).
 	 */
 	V(MLX5X_CAP_BLOCK_LB_MC, 1),
 	/* PMA counters by command, not by MAD_IFC (no SMA in firmware) */
@@ -68,13 +67,33 @@ static const struct cap_val defaults[] = {
 	V(MLX5X_CAP_DEVICE_FREQUENCY_MHZ, 1000),
 };
 
-void caps_init(struct emu *e)
+/*
+ * --port sm: the capabilities of a ConnectX PF on a subnet.  No ib_virt:
+ * mlx5_ib reads the port through MAD_IFC (the firmware SMA) and writes
+ * its capability bits with PCAP.  No vport_counters: every PerfMgt MAD
+ * goes to the firmware PMA, which answers with a whole MAD (mlx5_ib's own
+ * PMA fills only the payload).  Multicast groups for IPoIB and rdma_cm.
+ */
+static const struct cap_val port_sm[] = {
+	V(MLX5X_CAP_IB_VIRT, 0),
+	V(MLX5X_CAP_VPORT_COUNTERS, 0),
+	V(MLX5X_CAP_LOG_MAX_MCG, 12),
+	V(MLX5X_CAP_MAX_QP_MCG, 256),
+};
+
+static void caps_apply(uint8_t *cap, const struct cap_val *v, unsigned int n)
 {
 	unsigned int i;
 
+	for (i = 0; i < n; i++)
+		prm_set(cap, v[i].off, v[i].mask, v[i].val);
+}
+
+void caps_init(struct emu *e)
+{
 	memset(e->hca.cap_max, 0, sizeof(e->hca.cap_max));
-	for (i = 0; i < ARRAY_SIZE(defaults); i++)
-		prm_set(e->hca.cap_max, defaults[i].off, defaults[i].mask,
-			defaults[i].val);
+	caps_apply(e->hca.cap_max, defaults, ARRAY_SIZE(defaults));
+	if (e->opt.port_mode == EMU_PORT_SM)
+		caps_apply(e->hca.cap_max, port_sm, ARRAY_SIZE(port_sm));
 	memcpy(e->hca.cap_cur, e->hca.cap_max, sizeof(e->hca.cap_cur));
 }

@@ -48,7 +48,7 @@ struct cmd_desc {
 /* syndrome ids of the source files */
 enum {
 	FILE_CMDQ = 1, FILE_TABLE, FILE_HCA, FILE_PAGES, FILE_EQ, FILE_RES,
-	FILE_QP, FILE_PORT, FILE_MKEY, FILE_SRQ,
+	FILE_QP, FILE_PORT, FILE_MKEY, FILE_SRQ, FILE_MAD, FILE_MCG,
 };
 
 int cmd_fail(struct cmd_ctx *c, uint8_t status, unsigned int file,
@@ -84,6 +84,9 @@ int h_modify_hca_vport_context(struct cmd_ctx *c);
 int h_query_hca_vport_gid(struct cmd_ctx *c);
 int h_query_hca_vport_pkey(struct cmd_ctx *c);
 int h_query_vport_counter(struct cmd_ctx *c);
+int h_mad_ifc(struct cmd_ctx *c);
+int h_attach_to_mcg(struct cmd_ctx *c);
+int h_detach_from_mcg(struct cmd_ctx *c);
 int h_alloc_uar(struct cmd_ctx *c);
 int h_dealloc_uar(struct cmd_ctx *c);
 int h_alloc_pd(struct cmd_ctx *c);

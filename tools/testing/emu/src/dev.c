@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "engine.h"
 #include "log.h"
+#include "wire.h"
 
 int emu_create(struct emu *e, const struct emu_opts *opt)
 {
@@ -98,6 +99,7 @@ static void *emu_thread(void *arg)
 {
 	struct emu *e = arg;
 
+	log_set_tag(e->opt.name);
 	pthread_mutex_lock(&e->lock);
 	while (!e->stop) {
 		if (has_work(e))
@@ -129,6 +131,27 @@ void emu_stop_thread(struct emu *e)
 	pthread_mutex_unlock(&e->lock);
 	pthread_join(e->thread, NULL);
 	e->thread_running = false;
+}
+
+/*
+ * Two functions of one process joined back to back: both ports on one
+ * link wire (w, owned by the caller), so a packet for the other port's
+ * LID reaches it.  A link picks the destination by DLID, so two ports
+ * with the same configured LID cannot share one; LID 0 (no LID until a
+ * subnet manager assigns one) is left to the SM.  Both devices must be
+ * stopped (emu_stop_thread) before either is destroyed: each one's
+ * engine delivers into the other's inbox.
+ */
+int emu_link(struct wire *w, struct emu *a, struct emu *b)
+{
+	if (a == b || a->opt.guid == b->opt.guid)
+		return -EINVAL;
+	if (a->port.lid && a->port.lid == b->port.lid)
+		return -EADDRINUSE;
+	wire_init_link(w, a, b);
+	a->eng.wire = w;
+	b->eng.wire = w;
+	return 0;
 }
 
 /* ---- BAR0 ---- */
@@ -257,6 +280,9 @@ void emu_report(struct emu *e, FILE *fp)
 
 	pthread_mutex_lock(&e->lock);
 	fprintf(fp, "emu=mlx5x-emu\nguid=0x%016" PRIx64 "\n", e->opt.guid);
+	/* whom the port is wired to: another function, or itself */
+	fprintf(fp, "link=%s\n",
+		e->eng.wire && e->eng.wire->end[1] ? "peer" : "loopback");
 	/* as the driver prints it: ibv_devinfo's fw_ver */
 	fprintf(fp, "fw_ver=%u.%u.%04u\n", e->opt.fw_major, e->opt.fw_minor,
 		e->opt.fw_sub);
@@ -286,6 +312,7 @@ void emu_report(struct emu *e, FILE *fp)
 		e->cmdq.dma_errors, e->cmdq.spurious);
 	report_cmds(e, fp);
 	eng_report(e, fp);
+	port_report(e, fp);
 	fprintf(fp, "eq_overruns=%" PRIu64 "\ncq_arms=%" PRIu64 "\n",
 		e->stats.eq_overruns, e->stats.cq_arms);
 	fprintf(fp, "uar_writes=%" PRIu64 "\nuar_bad=%" PRIu64 "\n",

@@ -80,7 +80,21 @@ struct emu_opts {
 	unsigned int boot_pages, init_pages;
 	unsigned int max_issi;		/* QUERY_ISSI offers 0..max_issi */
 	unsigned int init_delay_ms;	/* initializing bit after reset */
+	const char *name;	/* log tag of this function (NULL: one) */
+	uint8_t port_mode;		/* enum emu_port_mode */
 	struct fault_cfg fault;
+};
+
+/*
+ * How the port comes up.  SELF: ACTIVE with a LID from power-on, the
+ * device is its own subnet manager (ib_virt caps, no MAD_IFC).  SM: as a
+ * ConnectX PF on a real subnet: after INIT_HCA the link is up and the
+ * port INIT with LID 0 until a subnet manager configures it through the
+ * firmware SMA (sma.c); ib_virt 0, so mlx5_ib uses MAD_IFC.
+ */
+enum emu_port_mode {
+	EMU_PORT_SELF = 0,
+	EMU_PORT_SM = 1,
 };
 
 /* A queue buffer: list of page addresses (PAS). */
@@ -231,6 +245,16 @@ struct emu_qp {
 	struct eng_qp eng;	/* transport engine (eng_types.h) */
 };
 
+/* traffic counters of the port (PMA, QUERY_VPORT_COUNTER); pma.c */
+struct emu_port_cnt {
+	uint64_t xmit_data, rcv_data;		/* octets */
+	uint64_t xmit_pkts, rcv_pkts;
+	uint64_t xmit_ucast, rcv_ucast, xmit_mcast, rcv_mcast;
+	uint64_t xmit_discards;			/* port not ACTIVE */
+	uint64_t rcv_errors;			/* no such QP / GID */
+	uint64_t vl15_dropped;
+};
+
 struct emu_port {
 	uint16_t lid, sm_lid;
 	uint8_t state, phys_state;
@@ -242,7 +266,27 @@ struct emu_port {
 	uint16_t pkeys[EMU_NUM_PKEYS];
 	uint8_t gids[EMU_NUM_GIDS][MLX5X_GID_LEN];
 	uint8_t node_desc[MLX5X_REG_NODE_DESC_LEN];
-	uint32_t qkey_viol, pkey_viol;
+	uint32_t qkey_viol, pkey_viol, mkey_viol;
+	/* PortInfo fields the subnet manager owns (sma.c) */
+	uint64_t mkey;
+	uint16_t mkey_lease;
+	uint8_t mkey_protect, lmc, sm_sl;
+	uint8_t neighbor_mtu;		/* IB MTU code, 1..5 */
+	uint8_t op_vls;			/* OperationalVLs code */
+	uint8_t link_down_default;
+	uint8_t width_enabled, speed_enabled, speed_ext_enabled;
+	uint8_t vl_high_limit, hoq_life, vl_stall;
+	uint8_t err_thresholds;		/* LocalPhyErrors, Overrun */
+	uint8_t sl2vl[8];		/* SLtoVLMappingTable, 4 bits per SL */
+	uint8_t vlarb[4][64];		/* VLArbitration blocks 1..4 */
+	struct emu_port_cnt cnt;
+};
+
+/* one QP attached to one multicast group (mcg.c) */
+struct emu_mcg {
+	struct emu_mcg *next;
+	uint8_t mgid[MLX5X_GID_LEN];
+	uint32_t qpn;
 };
 
 struct emu_iseg {
@@ -306,6 +350,7 @@ struct emu {
 	struct objtab obj[OBJ_NTYPES];
 	struct emu_stats stats;
 	struct eng eng;		/* transport engine; own kick_lock */
+	struct emu_mcg *mcg;	/* multicast attachments */
 	uint64_t *cmd_count, *cmd_fail;	/* per dispatch-table entry */
 	uint64_t unknown_ops;
 };
@@ -324,6 +369,9 @@ void emu_bar0_read(struct emu *e, uint64_t off, void *buf, uint32_t len);
 void emu_bar0_write(struct emu *e, uint64_t off, const void *buf, uint32_t len);
 void emu_report(struct emu *e, FILE *fp);
 uint64_t emu_live_objects(struct emu *e);
+/* join the ports of two devices back to back on wire w (dev.c) */
+struct wire;
+int emu_link(struct wire *w, struct emu *a, struct emu *b);
 
 /* iseg.c (emu.lock held) */
 void iseg_reset(struct emu *e);
@@ -373,6 +421,17 @@ void caps_init(struct emu *e);
 
 /* port.c */
 void port_init(struct emu *e);
+/* INIT_HCA: the link comes up once (SM mode: logical INIT, LID 0) */
+void port_link_up(struct emu *e);
+/* post a PORT_CHANGE EQE (MLX5X_PORT_CHANGE_*) if an EQ wants it */
+void port_event(struct emu *e, uint8_t sub_type);
+/* logical state change with its event (emu.lock held) */
+void port_set_state(struct emu *e, uint8_t state);
+void port_report(struct emu *e, FILE *fp);	/* emu.lock held */
+
+/* mcg.c */
+void mcg_qp_gone(struct emu *e, uint32_t qpn);	/* destroy / teardown */
+void mcg_free_all(struct emu *e);
 
 /* pages.c */
 void pages_reset(struct emu *e);

@@ -13,6 +13,7 @@
 
 #include "engine.h"
 #include "log.h"
+#include "mad.h"
 #include "wire.h"
 
 /* QP steps per run before the lock is given up for a moment */
@@ -212,16 +213,52 @@ static bool tp_matches(const struct emu_qp *qp, const struct wire_pkt *p)
 	}
 }
 
+/*
+ * A port whose link is down takes nothing; one that is not ACTIVE takes
+ * only subnet management packets (QP0, VL15); an ARMED port that
+ * receives anything else becomes ACTIVE (IBTA vol. 1 §7.2, the
+ * Initialize and Armed states of the link).
+ */
+static bool port_takes(struct emu *e, const struct wire_pkt *p)
+{
+	if (e->port.phys_state != MLX5X_PORT_PHYS_LINK_UP)
+		return false;
+	if (e->port.state == MLX5X_PORT_STATE_ACTIVE || p->dqpn == 0)
+		return true;
+	if (e->port.state != MLX5X_PORT_STATE_ARMED)
+		return false;
+	port_set_state(e, MLX5X_PORT_STATE_ACTIVE);
+	return true;
+}
+
 static void route(struct emu *e, struct wire_pkt *p)
 {
 	struct emu_qp *qp = NULL;
 
+	pma_count_rcv(e, p);
+	if (!port_takes(e, p)) {
+		e->eng.st.pkts_dropped++;
+		pkt_free(p);
+		return;
+	}
+	if (lid_is_mcast(p->dlid)) {
+		if (!mcg_deliver(e, p))
+			e->eng.st.pkts_dropped++;
+		return;
+	}
+	/* QP0/QP1 MADs for the firmware while the driver has none open */
+	if (p->dqpn <= 1 && mad_wire_rx(e, p))
+		return;
 	if (!p->grh || port_has_gid(e, p->dgid))
 		qp = eng_qp_by_num(e, p->dqpn);
 	if (!qp || !tp_matches(qp, p)) {
 		emu_dbg("packet for QP 0x%x (tp %u op %u) dropped", p->dqpn,
 			p->tp, p->op);
 		e->eng.st.pkts_dropped++;
+		if (p->dqpn == 0)
+			e->port.cnt.vl15_dropped++;
+		else
+			e->port.cnt.rcv_errors++;
 		pkt_free(p);
 		return;
 	}

@@ -162,6 +162,7 @@ int h_init_hca(struct cmd_ctx *c)
 	if (e->hca.npages < e->hca.boot_pages + e->hca.init_pages)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_NO_RES);
 	e->hca.initialized = true;
+	port_link_up(e);
 	if (e->opt.fault.health_synd >= 0)
 		e->iseg.health_at_ns = now_ns() +
 			(uint64_t)e->opt.fault.health_delay_ms * 1000000ull;

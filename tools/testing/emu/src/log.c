@@ -13,6 +13,8 @@ static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *log_fp;
 static enum log_level log_level = LOG_INFO;
 static uint64_t log_t0;
+/* the function this thread works for, when one process serves two */
+static __thread const char *log_tag;
 
 uint64_t now_ns(void)
 {
@@ -69,6 +71,11 @@ FILE *log_stream(void)
 	return log_fp ? log_fp : stderr;
 }
 
+void log_set_tag(const char *tag)
+{
+	log_tag = tag;
+}
+
 void log_msg(enum log_level level, const char *fmt, ...)
 {
 	static const char *const tag[] = { "error", "warn", "info", "debug" };
@@ -79,7 +86,8 @@ void log_msg(enum log_level level, const char *fmt, ...)
 		return;
 	pthread_mutex_lock(&log_lock);
 	fp = log_stream();
-	fprintf(fp, "[%12.6f] %s: ", log_uptime(), tag[level]);
+	fprintf(fp, "[%12.6f] %s%s%s: ", log_uptime(), log_tag ? log_tag : "",
+		log_tag ? " " : "", tag[level]);
 	va_start(ap, fmt);
 	vfprintf(fp, fmt, ap);
 	va_end(ap);

@@ -17,6 +17,8 @@ void log_close(void);
 void log_set_level(enum log_level level);
 bool log_enabled(enum log_level level);
 FILE *log_stream(void);
+/* prefix this thread's lines with tag (a function's name; NULL: none) */
+void log_set_tag(const char *tag);
 void log_msg(enum log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* seconds since start, for trace lines */

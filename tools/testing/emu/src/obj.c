@@ -148,6 +148,7 @@ void objs_drop_all(struct emu *e)
 	uint32_t id;
 
 	eng_reset(e);
+	mcg_free_all(e);
 	/* users before what they use: EQs, CQs and QPs put their UAR */
 	for (t = OBJ_NTYPES; t-- > 0;) {
 		struct objtab *tab = &e->obj[t];

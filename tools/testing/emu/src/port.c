@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The InfiniBand port: HCA vport context, GID and P_Key tables, and the
- * access registers an IB port answers (HOST_ENDIANNESS, NODE_DESC, PTYS,
- * PMTU, PVLC, PPCNT).  The port is ACTIVE with a LID from the start: the
- * device acts as its own subnet manager.
+ * access registers an IB port answers (HOST_ENDIANNESS, NODE_DESC, PCAP,
+ * PTYS, PMTU, PVLC, PPCNT).  By default the port is ACTIVE with a LID
+ * from the start: the device acts as its own subnet manager.  With
+ * --port sm it is a port of a real subnet: down until INIT_HCA, then
+ * INIT with LID 0 until a subnet manager configures it through the
+ * firmware SMA (sma.c), with PORT_CHANGE events for what changes.
  */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "cmd.h"
@@ -16,14 +20,19 @@
 enum {
 	IB_PORT_SM = 1u << 1,
 	IB_PORT_TRAP_SUP = 1u << 3,
+	IB_PORT_SL_MAP_SUP = 1u << 6,
 	IB_PORT_SYS_IMAGE_GUID_SUP = 1u << 11,
+	IB_PORT_EXTENDED_SPEEDS_SUP = 1u << 14,
 	IB_PORT_PKEY_SW_EXT_PORT_TRAP_SUP = 1u << 12,
 	IB_PORT_CM_SUP = 1u << 16,
 	IB_PORT_SNMP_TUNNEL_SUP = 1u << 17,
 	IB_PORT_DEVICE_MGMT_SUP = 1u << 19,
 	IB_PORT_VENDOR_CLASS_SUP = 1u << 20,
 	IB_PORT_BOOT_MGMT_SUP = 1u << 23,
+	IB_PORT_CLIENT_REG_SUP = 1u << 25,
 };
+
+static void port_init_sm(struct emu_port *p);
 
 static uint16_t lid_from_guid(uint64_t guid)
 {
@@ -64,6 +73,122 @@ void port_init(struct emu *e)
 		memset(p->gids[i], 0, MLX5X_GID_LEN);
 	snprintf((char *)p->node_desc, sizeof(p->node_desc),
 		 "mlx5x-emu %016llx", (unsigned long long)e->opt.guid);
+	/* SMA defaults (IBTA vol. 1 §14.2.5.6): what the link offers */
+	p->neighbor_mtu = 5;		/* 4096 */
+	p->op_vls = p->vl_cap;
+	p->link_down_default = MLX5X_PORT_PHYS_POLLING;
+	p->width_enabled = 0x03;
+	p->speed_enabled = 0x07;
+	p->speed_ext_enabled = 0x03;
+	if (e->opt.port_mode == EMU_PORT_SM)
+		port_init_sm(p);
+}
+
+/*
+ * A ConnectX port of a subnet: no link before INIT_HCA, no LID and no SM
+ * until a subnet manager assigns them; the SMA capabilities a CA with
+ * client reregistration and extended speeds (EDR) advertises.
+ */
+static void port_init_sm(struct emu_port *p)
+{
+	p->lid = 0;
+	p->sm_lid = 0;
+	p->state = MLX5X_PORT_STATE_DOWN;
+	p->phys_state = MLX5X_PORT_PHYS_POLLING;
+	p->cap_mask1 |= IB_PORT_SL_MAP_SUP | IB_PORT_EXTENDED_SPEEDS_SUP |
+			IB_PORT_CLIENT_REG_SUP;
+}
+
+/*
+ * The first INIT_HCA after power-on or a device reset: the link trains
+ * with the neighbour (physical LinkUp, logical INIT, IBTA vol. 1 §7.2).
+ * The port then belongs to the firmware: TEARDOWN_HCA and a driver reload
+ * leave it and what the SM set as they are (its SMA still answers), so
+ * the subnet does not have to be swept again.  A link the SM disabled
+ * stays so.  The self-configured port never moves.
+ */
+void port_link_up(struct emu *e)
+{
+	if (e->opt.port_mode != EMU_PORT_SM ||
+	    e->port.phys_state != MLX5X_PORT_PHYS_POLLING)
+		return;
+	e->port.phys_state = MLX5X_PORT_PHYS_LINK_UP;
+	port_set_state(e, MLX5X_PORT_STATE_INIT);
+}
+
+/*
+ * PORT_CHANGE EQE (PRM; mlx5_core's async EQ, decoded by mlx5_ib's
+ * handle_port_change): the sub type, and the port number in bits 7:4 of
+ * the byte at EQE 0x28.  Nothing is posted before INIT_HCA or when no EQ
+ * asked for port events.
+ */
+void port_event(struct emu *e, uint8_t sub_type)
+{
+	uint8_t data[28] = { 0 };
+	struct emu_eq *eq;
+
+	if (!e->hca.initialized)
+		return;
+	eq = eq_find_for_event(e, MLX5X_EVENT_PORT_CHANGE);
+	if (!eq)
+		return;
+	prm_set(data, MLX5X_EQE_PORT_OFF - MLX5X_EQE_DATA_OFF,
+		MLX5X_EQE_PORT_MASK, 1);
+	emu_dbg("PORT_CHANGE sub type %u", sub_type);
+	eq_post(e, eq, MLX5X_EVENT_PORT_CHANGE, sub_type, data);
+}
+
+/*
+ * A logical state change and the event mlx5 firmware reports for it:
+ * ACTIVE on entering ACTIVE, DOWN on leaving it or on going DOWN,
+ * INITIALIZED when a link comes back to INIT.  ARMED has no sub type.
+ * A link the SM sets DOWN retrains at once (the neighbour is always
+ * there), so DOWN is followed by INIT (IBTA vol. 1 §7.2).
+ */
+void port_set_state(struct emu *e, uint8_t state)
+{
+	struct emu_port *p = &e->port;
+	uint8_t old = p->state;
+
+	if (state == old)
+		return;
+	p->state = state;
+	if (state == MLX5X_PORT_STATE_ACTIVE)
+		port_event(e, MLX5X_PORT_CHANGE_ACTIVE);
+	else if (old == MLX5X_PORT_STATE_ACTIVE ||
+		 state == MLX5X_PORT_STATE_DOWN)
+		port_event(e, MLX5X_PORT_CHANGE_DOWN);
+	else if (state == MLX5X_PORT_STATE_INIT &&
+		 old == MLX5X_PORT_STATE_DOWN)
+		port_event(e, MLX5X_PORT_CHANGE_INITIALIZED);
+	if (state == MLX5X_PORT_STATE_DOWN &&
+	    p->phys_state == MLX5X_PORT_PHYS_LINK_UP) {
+		p->state = MLX5X_PORT_STATE_INIT;
+		port_event(e, MLX5X_PORT_CHANGE_INITIALIZED);
+	}
+}
+
+/* the port lines of the exit report: where the SM left it, what moved */
+void port_report(struct emu *e, FILE *fp)
+{
+	const struct emu_port *p = &e->port;
+	const struct emu_port_cnt *c = &p->cnt;
+	const struct emu_mcg *m;
+	unsigned int n = 0;
+
+	for (m = e->mcg; m; m = m->next)
+		n++;
+	fprintf(fp, "port_mode=%s\nport_state=%u\nport_phys_state=%u\n"
+		"port_lid=0x%x\nport_sm_lid=0x%x\nport_lmc=%u\n",
+		e->opt.port_mode == EMU_PORT_SM ? "sm" : "self", p->state,
+		p->phys_state, p->lid, p->sm_lid, p->lmc);
+	fprintf(fp, "port_xmit_pkts=%" PRIu64 "\nport_rcv_pkts=%" PRIu64
+		"\nport_xmit_mcast=%" PRIu64 "\nport_rcv_mcast=%" PRIu64
+		"\nport_xmit_discards=%" PRIu64 "\nport_rcv_errors=%" PRIu64
+		"\nport_vl15_dropped=%" PRIu64 "\nport_pkey_viol=%u\n"
+		"port_qkey_viol=%u\nmcg_attached=%u\n", c->xmit_pkts,
+		c->rcv_pkts, c->xmit_mcast, c->rcv_mcast, c->xmit_discards,
+		c->rcv_errors, c->vl15_dropped, p->pkey_viol, p->qkey_viol, n);
 }
 
 /*
@@ -97,8 +222,10 @@ int h_query_hca_vport_context(struct cmd_ctx *c)
 	PSET(ctx, MLX5X_HVC_CAP_MASK1, p->cap_mask1);
 	PSET(ctx, MLX5X_HVC_CAP_MASK1_FIELD_SELECT, p->cap_mask1_perm);
 	PSET(ctx, MLX5X_HVC_LID, p->lid);
+	PSET(ctx, MLX5X_HVC_LMC, p->lmc);
 	PSET(ctx, MLX5X_HVC_SUBNET_TIMEOUT, p->subnet_timeout);
 	PSET(ctx, MLX5X_HVC_SM_LID, p->sm_lid);
+	PSET(ctx, MLX5X_HVC_SM_SL, p->sm_sl);
 	PSET(ctx, MLX5X_HVC_QKEY_VIOLATION_COUNTER, p->qkey_viol);
 	PSET(ctx, MLX5X_HVC_PKEY_VIOLATION_COUNTER, p->pkey_viol);
 	return 0;
@@ -174,13 +301,37 @@ int h_query_hca_vport_pkey(struct cmd_ctx *c)
 }
 
 /*
- * Traffic counters of the vport (PMA PortCountersExtended).  Nothing
- * moves yet: the transport engine will count packets and octets here.
+ * Traffic counters of the vport (mlx5_ib's PortCountersExtended when
+ * vport_counters is set): the packets and octets the engine moved
+ * through the port (pma.c counts them at the wire).
  */
+static void vport_pair(uint8_t *out, uint32_t off, uint64_t pkts,
+		       uint64_t octets)
+{
+	put_be64(out + off, pkts);
+	put_be64(out + off + 8, octets);
+}
+
 int h_query_vport_counter(struct cmd_ctx *c)
 {
+	struct emu_port_cnt *n = &c->e->port.cnt;
+	uint8_t *o = c->out;
+
 	if (check_vport(c))
 		return c->status;
+	/* octets of unicast / multicast: in proportion to the packets */
+	vport_pair(o, MLX5X_VPORT_COUNTER_RX_IB_UNICAST_OFF, n->rcv_ucast,
+		   n->rcv_pkts ? n->rcv_data * n->rcv_ucast / n->rcv_pkts : 0);
+	vport_pair(o, MLX5X_VPORT_COUNTER_TX_IB_UNICAST_OFF, n->xmit_ucast,
+		   n->xmit_pkts ? n->xmit_data * n->xmit_ucast / n->xmit_pkts :
+				  0);
+	vport_pair(o, MLX5X_VPORT_COUNTER_RX_IB_MULTICAST_OFF, n->rcv_mcast,
+		   n->rcv_pkts ? n->rcv_data * n->rcv_mcast / n->rcv_pkts : 0);
+	vport_pair(o, MLX5X_VPORT_COUNTER_TX_IB_MULTICAST_OFF, n->xmit_mcast,
+		   n->xmit_pkts ? n->xmit_data * n->xmit_mcast / n->xmit_pkts :
+				  0);
+	if (PGET(c->in, MLX5X_QUERY_VPORT_COUNTER_IN_CLEAR))
+		memset(n, 0, sizeof(*n));
 	return 0;
 }
 
@@ -215,6 +366,31 @@ static int reg_node_desc(struct reg_io *r)
 		cmd_detail(r->c, "node_desc=\"%.64s\"", (char *)p->node_desc);
 	}
 	memcpy(r->out, p->node_desc, MLX5X_REG_NODE_DESC_LEN);
+	return 0;
+}
+
+/*
+ * PCAP: the host's part of PortInfo.CapabilityMask (mlx5_core's
+ * mlx5_set_port_caps, what mlx5_ib's modify_port writes without ib_virt:
+ * ib_cm's IsCommunicationManagementSupported, opensm's IsSM).  Bits the
+ * host may not change keep the firmware's value.
+ */
+static int reg_pcap(struct reg_io *r)
+{
+	struct emu_port *p = &r->c->e->port;
+
+	if (r->len < MLX5X_REG_PCAP_LEN ||
+	    PGET(r->in, MLX5X_PCAP_LOCAL_PORT) != 1)
+		return CMD_FAIL(r->c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (r->write) {
+		uint32_t v = PGET(r->in, MLX5X_PCAP_CAP_MASK0);
+
+		p->cap_mask1 = (p->cap_mask1 & ~p->cap_mask1_perm) |
+			       (v & p->cap_mask1_perm);
+		cmd_detail(r->c, " cap_mask1=0x%08x", p->cap_mask1);
+	}
+	PSET(r->out, MLX5X_PCAP_LOCAL_PORT, 1);
+	PSET(r->out, MLX5X_PCAP_CAP_MASK0, p->cap_mask1);
 	return 0;
 }
 
@@ -333,6 +509,8 @@ int h_access_reg(struct cmd_ctx *c)
 		return reg_host_endianness(&r);
 	case MLX5X_REG_NODE_DESC:
 		return reg_node_desc(&r);
+	case MLX5X_REG_PCAP:
+		return reg_pcap(&r);
 	case MLX5X_REG_PTYS:
 		return reg_ptys(&r);
 	case MLX5X_REG_PMTU:
@@ -342,7 +520,7 @@ int h_access_reg(struct cmd_ctx *c)
 	case MLX5X_REG_PPCNT:
 		return reg_ppcnt(&r);
 	default:
-		/* DTOR, PCAM/MCAM/QCAM, PCAP, ...: not on this device */
+		/* DTOR, PCAM/MCAM/QCAM, ...: not on this device */
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 	}
 }

@@ -378,6 +378,7 @@ int h_destroy_qp(struct cmd_ctx *c)
 	if (!qp)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
 	objtab_del(&c->e->obj[OBJ_QP], qp->qpn);
+	mcg_qp_gone(c->e, qp->qpn);
 	qp_get_refs(qp, -1);
 	cmd_detail(c, "qpn=0x%x state=%s", qp->qpn, state_name(qp->state));
 	eng_qp_release(c->e, qp);

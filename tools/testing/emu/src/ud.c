@@ -15,6 +15,40 @@
 #include "wire.h"
 
 #define UD_MTU 4096u
+#define PKEY_FULL 0x8000u
+#define PKEY_DEFAULT 0xffffu
+
+/* the P_Key of the QP's context (qpc primary path pkey_index) */
+static uint16_t qp_pkey(struct emu *e, const struct emu_qp *qp)
+{
+	uint32_t i = QPC_PATH(qp, MLX5X_ADS_PKEY_INDEX);
+
+	/* QP0 ignores P_Keys: SMPs carry the default (IBTA §14.2.2) */
+	if (qp->st == MLX5X_QP_ST_QP0 || i >= EMU_NUM_PKEYS)
+		return PKEY_DEFAULT;
+	return e->port.pkeys[i];
+}
+
+/*
+ * P_Key matching (IBTA vol. 1 §10.9, partitions): the low 15 bits equal,
+ * not 0, and at least one of the two a full member.
+ */
+static bool pkey_match(uint16_t a, uint16_t b)
+{
+	return (a & 0x7fff) && (a & 0x7fff) == (b & 0x7fff) &&
+	       ((a | b) & PKEY_FULL);
+}
+
+/* QP1 takes any P_Key of the port's table (IBTA §10.9, the GSI) */
+static bool pkey_in_table(struct emu *e, uint16_t pkey)
+{
+	unsigned int i;
+
+	for (i = 0; i < EMU_NUM_PKEYS; i++)
+		if (pkey_match(e->port.pkeys[i], pkey))
+			return true;
+	return false;
+}
 
 /* the source QP number on the wire: the special QPs are 0 and 1 */
 static uint32_t wire_qpn(const struct emu_qp *qp)
@@ -47,6 +81,11 @@ int ud_send(struct emu *e, struct emu_qp *qp, const struct swqe *w,
 	}
 	p->slid = e->port.lid;
 	p->dlid = w->av.dlid;
+	/* directed-route SMPs: permissive SLID too (IBTA §14.2.2) */
+	if (qp->st == MLX5X_QP_ST_QP0 && p->dlid == 0xffff)
+		p->slid = 0xffff;
+	p->pkey = qp_pkey(e, qp);
+	p->block_lb = QPC(qp, MLX5X_QPC_BLOCK_LB_MC);
 	p->sl = w->av.sl;
 	p->grh = w->av.grh;
 	if (p->grh) {
@@ -73,6 +112,22 @@ int ud_send(struct emu *e, struct emu_qp *qp, const struct swqe *w,
 	(void)now;
 	wire_xmit(e, p);
 	return 0;
+}
+
+/* QP0 checks neither P_Key nor Q_Key (IBTA vol. 1 ch. 9 packet checks) */
+static bool pkey_ok(struct emu *e, struct emu_qp *qp, struct wire_pkt *p)
+{
+	bool ok;
+
+	if (qp->st == MLX5X_QP_ST_QP0)
+		return true;
+	if (qp->st == MLX5X_QP_ST_QP1)
+		ok = pkey_in_table(e, p->pkey);
+	else
+		ok = pkey_match(qp_pkey(e, qp), p->pkey);
+	if (!ok)
+		e->port.pkey_viol++;
+	return ok;
 }
 
 static bool qkey_ok(struct emu *e, struct emu_qp *qp, struct wire_pkt *p)
@@ -113,6 +168,8 @@ void ud_recv(struct emu *e, struct emu_qp *qp, struct wire_pkt *p)
 		.sl = p->sl,
 		.grh = p->grh,
 		.srqn = qp->srq ? qp->srq->srqn : 0,
+		/* QP1: the received P_Key (mlx5_ib looks up its index) */
+		.pkey_index = qp->st == MLX5X_QP_ST_QP1 ? p->pkey : 0,
 	};
 	uint8_t grh[MLX5X_GRH_LEN];
 	struct rwqe w;
@@ -120,7 +177,7 @@ void ud_recv(struct emu *e, struct emu_qp *qp, struct wire_pkt *p)
 	uint32_t n;
 	int ret;
 
-	if (p->tp != TP_UD || !qkey_ok(e, qp, p))
+	if (p->tp != TP_UD || !pkey_ok(e, qp, p) || !qkey_ok(e, qp, p))
 		goto drop;
 	if (qp->srq)
 		ret = srq_avail(e, qp->srq, &n) || !n ||

@@ -491,6 +491,7 @@ int vfu_init(struct vfu *v, struct emu *e)
 	v->listen_fd = -1;
 	v->conn_fd = -1;
 	v->signal_fd = -1;
+	v->stop_fd = -1;
 	v->buf = malloc(VFU_MAX_MSG);
 	return v->buf ? 0 : -ENOMEM;
 }
@@ -534,21 +535,28 @@ static void disconnect(struct vfu *v)
 	irq_release_all(&v->e->irq);
 }
 
-/* wait for fd or a signal; 1 fd ready, 0 stop requested */
+/*
+ * wait for fd, a signal or the stop descriptor; 1 fd ready, 0 stop
+ * requested.  The stop descriptor is never read here: once readable it
+ * stays so, and stops every server that polls it.
+ */
 static int wait_fd(struct vfu *v, int fd)
 {
 	for (;;) {
-		struct pollfd p[2] = {
+		struct pollfd p[3] = {
 			{ .fd = fd, .events = POLLIN },
 			{ .fd = v->signal_fd, .events = POLLIN },
+			{ .fd = v->stop_fd, .events = POLLIN },
 		};
 		struct signalfd_siginfo si;
 
-		if (poll(p, v->signal_fd >= 0 ? 2 : 1, -1) < 0) {
+		if (poll(p, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
+		if (p[2].revents & POLLIN)
+			return 0;
 		if (v->signal_fd >= 0 && (p[1].revents & POLLIN) &&
 		    read(v->signal_fd, &si, sizeof(si)) == sizeof(si) &&
 		    v->on_signal && v->on_signal(v, (int)si.ssi_signo))

@@ -62,6 +62,7 @@ struct vfu {
 	int listen_fd;
 	int conn_fd;
 	int signal_fd;		/* -1 if none */
+	int stop_fd;		/* readable: stop serving (-1 if none) */
 	struct vfu_stats st;
 	/* receive buffer for one message */
 	uint8_t *buf;
@@ -77,7 +78,8 @@ int vfu_init(struct vfu *v, struct emu *e);
 int vfu_listen(struct vfu *v, struct emu *e, const char *path);
 /*
  * Serve clients: returns 0 when the client disconnected (and !keep), 1
- * when on_signal asked to stop, <0 on a socket error.
+ * when on_signal asked to stop or stop_fd became readable, <0 on a
+ * socket error.
  */
 int vfu_serve(struct vfu *v, bool keep_listening);
 /* serve one connected socket (tests: socketpair); same returns, and

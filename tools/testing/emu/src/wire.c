@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Wires: the loopback wire of a single device, and a link that joins the
- * ports of two devices.  A wire only picks the destination device by the
- * packet's DLID (the permissive LID reaches the sender itself); the
- * receiving engine checks the rest (GID, QP, P_Key/Q_Key) under its own
- * lock.
+ * ports of two devices.  A wire only picks the destination devices by
+ * the packet's DLID; the receiving engine checks the rest (port state,
+ * GID, QP, P_Key/Q_Key) under its own lock.
+ *
+ * DLIDs (IBTA vol. 1 ch. 4 and §7.11): a port answers to its LID range
+ * (LID to LID + 2^LMC - 1), never to LID 0 (unassigned); the permissive
+ * LID 0xffff is for the neighbour at the other end of the link (the
+ * directed-route SMPs of a subnet manager; on the loopback wire, with no
+ * neighbour, the sender itself); a multicast DLID reaches every port of
+ * the link, the sender's included (mcg.c filters block_lb_mc).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "emu.h"
+#include "mad.h"
 #include "wire.h"
 
 #define PERMISSIVE_LID 0xffff
@@ -21,6 +28,17 @@ struct wire_pkt *pkt_alloc(uint32_t len)
 	if (p)
 		p->len = len;
 	return p;
+}
+
+struct wire_pkt *pkt_clone(const struct wire_pkt *p)
+{
+	struct wire_pkt *c = malloc(sizeof(*p) + p->len);
+
+	if (c) {
+		memcpy(c, p, sizeof(*p) + p->len);
+		c->next = NULL;
+	}
+	return c;
 }
 
 void pkt_free(struct wire_pkt *p)
@@ -38,10 +56,16 @@ void pkt_free_list(struct wire_pkt *p)
 	}
 }
 
-static uint16_t port_lid(struct emu *e)
+/*
+ * Does e answer to dlid?  LID and LMC are written under that device's
+ * lock (port init, the SMA); a plain load sees the old or the new value.
+ */
+static bool port_has_lid(struct emu *e, uint16_t dlid)
 {
-	/* written under that device's lock at port init; a plain load */
-	return __atomic_load_n(&e->port.lid, __ATOMIC_RELAXED);
+	uint16_t lid = __atomic_load_n(&e->port.lid, __ATOMIC_RELAXED);
+	uint8_t lmc = __atomic_load_n(&e->port.lmc, __ATOMIC_RELAXED) & 7;
+
+	return lid && dlid && (dlid & ~((1u << lmc) - 1)) == lid;
 }
 
 static bool deliver(struct wire *w, struct emu *dst, struct wire_pkt *p)
@@ -60,7 +84,8 @@ static bool loopback_xmit(struct wire *w, struct emu *src, struct wire_pkt *p)
 {
 	struct emu *dst = NULL;
 
-	if (p->dlid == PERMISSIVE_LID || p->dlid == port_lid(src))
+	if (p->dlid == PERMISSIVE_LID || lid_is_mcast(p->dlid) ||
+	    port_has_lid(src, p->dlid))
 		dst = src;
 	return deliver(w, dst, p);
 }
@@ -70,9 +95,18 @@ static bool link_xmit(struct wire *w, struct emu *src, struct wire_pkt *p)
 	struct emu *peer = w->end[0] == src ? w->end[1] : w->end[0];
 	struct emu *dst = NULL;
 
-	if (p->dlid == PERMISSIVE_LID || p->dlid == port_lid(src))
+	if (lid_is_mcast(p->dlid)) {
+		struct wire_pkt *c = peer ? pkt_clone(p) : NULL;
+
+		if (c)
+			deliver(w, peer, c);
+		return deliver(w, src, p);
+	}
+	if (p->dlid == PERMISSIVE_LID)
+		dst = peer ? peer : src;
+	else if (port_has_lid(src, p->dlid))
 		dst = src;
-	else if (peer && p->dlid == port_lid(peer))
+	else if (peer && port_has_lid(peer, p->dlid))
 		dst = peer;
 	return deliver(w, dst, p);
 }
@@ -95,13 +129,23 @@ void wire_init_link(struct wire *w, struct emu *a, struct emu *b)
 	w->end[1] = b;
 }
 
+/*
+ * A port whose link is down sends nothing; one that is not ACTIVE sends
+ * only subnet management packets (QP0 on VL15): IBTA vol. 1 §7.2 (the
+ * Initialize and Armed states).  The rest is discarded and counted
+ * (PortXmitDiscards).
+ */
 bool wire_xmit(struct emu *src, struct wire_pkt *p)
 {
 	struct wire *w = src->eng.wire;
 
-	if (!w) {
+	p->src = src;
+	if (!w || src->port.phys_state != MLX5X_PORT_PHYS_LINK_UP ||
+	    (src->port.state != MLX5X_PORT_STATE_ACTIVE && p->sqpn)) {
+		src->port.cnt.xmit_discards++;
 		pkt_free(p);
 		return false;
 	}
+	pma_count_xmit(src, p);
 	return w->ops->xmit(w, src, p);
 }

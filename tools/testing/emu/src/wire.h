@@ -62,6 +62,9 @@ enum {
 
 struct wire_pkt {
 	struct wire_pkt *next;
+	/* the sending device (multicast loopback); never dereferenced */
+	const struct emu *src;
+	bool block_lb;		/* sender's qpc.block_lb_mc */
 	/* LRH / GRH */
 	uint16_t slid, dlid;
 	uint8_t sl;
@@ -78,6 +81,7 @@ struct wire_pkt {
 	bool inv;		/* SEND with Invalidate: imm is the rkey */
 	uint32_t dqpn;
 	uint32_t sqpn;		/* DETH source QP (UD); informative otherwise */
+	uint16_t pkey;		/* BTH P_Key (UD: QP1 reports it in the CQE) */
 	uint32_t psn;
 	uint32_t npkt;		/* MTU packets in this segment (PSNs) */
 	/* extension headers */
@@ -114,9 +118,12 @@ struct wire {
 void wire_init_loopback(struct wire *w, struct emu *e);
 /* join two devices; both must have distinct LIDs */
 void wire_init_link(struct wire *w, struct emu *a, struct emu *b);
+struct wire_pkt *pkt_clone(const struct wire_pkt *p);
 bool wire_xmit(struct emu *src, struct wire_pkt *p);
 
 /* engine.c: queue a packet on dst's inbox and kick its engine */
 void eng_deliver(struct emu *dst, struct wire_pkt *p);
+/* mcg.c: a multicast packet (owned) to the attached QPs (emu.lock held) */
+unsigned int mcg_deliver(struct emu *e, struct wire_pkt *p);
 
 #endif /* EMU_WIRE_H */

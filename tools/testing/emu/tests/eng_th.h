@@ -69,7 +69,8 @@ struct tcqe {
 	bool se;
 	uint16_t wqe_counter;
 	uint32_t byte_cnt, qpn, uidx, rqpn;
-	uint8_t imm[4];
+	uint16_t slid;
+	uint8_t imm[4];		/* or, on QP1, the received P_Key */
 };
 
 static inline uint64_t te_clock(void *arg)
@@ -277,6 +278,7 @@ static inline int te_poll(struct te *x, struct tcq *cq, struct tcqe *o)
 	o->qpn = PGET(c, MLX5X_CQE_QPN);
 	o->uidx = PGET(c, MLX5X_CQE_SRQN_UIDX);
 	o->rqpn = PGET(c, MLX5X_CQE_RQPN);
+	o->slid = (uint16_t)PGET(c, MLX5X_CQE_SLID);
 	o->wqe_op = (uint8_t)PGET(c, MLX5X_CQE_SOP_DROP);
 	o->syndrome = (uint8_t)PGET(c, MLX5X_ERR_CQE_SYNDROME);
 	memcpy(o->imm, c + MLX5X_CQE_IMM_INVAL_PKEY_OFF, 4);
@@ -586,9 +588,11 @@ struct tsend {
 	unsigned int nsge;
 	const void *inl;	/* TE_INLINE: these bytes */
 	uint32_t inl_len;
-	/* UD */
+	/* UD, QP0, QP1 */
 	uint32_t dqpn, qkey;
 	uint16_t dlid;
+	bool grh;		/* with a GRH to dgid (SGID index 0) */
+	uint8_t dgid[16];
 	/* XRC */
 	uint32_t xrc_srqn;
 };
@@ -612,12 +616,18 @@ static inline uint16_t te_post(struct te *x, struct tqp *qp,
 		PSET(w + pos, MLX5X_WQE_XRC_SRQN, s->xrc_srqn);
 		pos += 16;
 	}
-	if (qp->st == MLX5X_QP_ST_UD || qp->st == MLX5X_QP_ST_QP1) {
+	if (qp->st == MLX5X_QP_ST_UD || qp->st == MLX5X_QP_ST_QP1 ||
+	    qp->st == MLX5X_QP_ST_QP0) {
 		uint8_t *av = w + pos;
 
 		put_be32(av + MLX5X_WQE_AV_QKEY_OFF, s->qkey);
 		put_be32(av + MLX5X_WQE_AV_EXT_OFF, 0x80000000u | s->dqpn);
 		PSET(av, MLX5X_WQE_AV_RLID, s->dlid);
+		if (s->grh) {
+			PSET(av, MLX5X_WQE_AV_GRH, 1);
+			PSET(av, MLX5X_WQE_AV_HOP_LIMIT, 1);
+			memcpy(av + MLX5X_WQE_AV_RGID_OFF, s->dgid, 16);
+		}
 		pos += MLX5X_WQE_AV_LEN;
 	}
 	switch (s->opcode) {

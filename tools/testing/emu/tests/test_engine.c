@@ -979,9 +979,7 @@ static void t_two_hcas(void)
 	y.log_eq = 6;
 	y.async_eqn = th_create_eq(&y.t, 6, te_async_mask(), 0, &y.async_ring);
 	y.comp_eqn = th_create_eq(&y.t, 6, 0, 1, &y.comp_ring);
-	wire_init_link(&link, &x.t.e, &y.t.e);
-	x.t.e.eng.wire = &link;
-	y.t.e.eng.wire = &link;
+	ok(emu_link(&link, &x.t.e, &y.t.e) == 0, "link: emu_link joins the ports");
 	ok(x.t.e.port.lid != y.t.e.port.lid, "link: LIDs %u and %u",
 	   x.t.e.port.lid, y.t.e.port.lid);
 	te_cq(&x, &cx, 5);
