@@ -49,6 +49,8 @@ step() {
 [ -x "$T/emu/run-tests.sh" ] && step emu "$T/emu/run-tests.sh"
 step compat "$T/compat/run.sh"
 step kunit "$T/kunit/run.sh"
+# make bench's report generator on a canned run (no VM, no figure asserted)
+step bench-report "$T/e2e/bench/test-report.sh"
 # VM lanes as DRIVER:SUITE; a lane joins this list once it passes.
 LANES=${MLX5X_LANES:-"rxe:full upstream:bringup upstream:full upstream:fabric mlx5x:bringup mlx5x:faults mlx5x:full"}
 for lane in $LANES; do
