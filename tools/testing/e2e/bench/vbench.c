@@ -242,10 +242,13 @@ static int cmd_ctl(char **av)
 		       n / took);
 		return 0;
 	}
-	/* children report their counts through a pipe; they start together */
-	int res[2];
+	/*
+	 * Children say when they are set up (rdy), start together when the
+	 * go pipe closes, and report their counts through res.
+	 */
+	int res[2], rdy[2];
 
-	if (pipe(p) || pipe(res))
+	if (pipe(p) || pipe(res) || pipe(rdy))
 		die("pipe");
 	for (i = 0; i < procs; i++) {
 		pid_t pid = fork();
@@ -255,7 +258,7 @@ static int cmd_ctl(char **av)
 		if (!pid) {
 			close(p[1]);
 			ctl_setup(&c);
-			if (read(p[0], &go, 1) != 0)
+			if (write(rdy[1], "r", 1) != 1 || read(p[0], &go, 1) != 0)
 				_exit(1);
 			n = 0;
 			{
@@ -274,8 +277,10 @@ static int cmd_ctl(char **av)
 	}
 	close(p[0]);
 	close(res[1]);
-	/* let every child finish its setup first */
-	usleep(200000 * procs);
+	close(rdy[1]);
+	for (i = 0; i < procs; i++)
+		if (read(rdy[0], &go, 1) != 1)
+			bad = 1;
 	t0 = now_s();
 	close(p[1]);
 	for (i = 0; i < procs; i++) {
