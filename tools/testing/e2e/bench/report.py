@@ -228,7 +228,7 @@ def charts(agg, outdir):
         fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(metrics) + 2), 4.5))
         w = 0.4
         for k, d in enumerate(DRIVERS):
-            xs, ys, lo, hi = [], [], [], []
+            xs, ys, lo, hi, labels = [], [], [], [], []
             for i, m in enumerate(metrics):
                 e = next((x for x in es if x["metric"] == m and x["driver"] == d), None)
                 if not e:
@@ -240,9 +240,17 @@ def charts(agg, outdir):
                 ys.append(e["median"] / base)
                 lo.append((e["median"] - e["min"]) / base)
                 hi.append((e["max"] - e["median"]) / base)
-            ax.bar(xs, ys, w, yerr=[lo, hi], capsize=3, label=d)
+                labels.append(fmt(e["median"]))
+            ax.bar(xs, ys, w, yerr=[lo, hi], capsize=3, label=d,
+                   color=("tab:blue", "tab:orange")[k])
+            # the absolute median (in the metric's unit) on each bar
+            for x, y, h, t in zip(xs, ys, hi, labels):
+                ax.text(x, y + h, t, ha="center", va="bottom", fontsize=6,
+                        rotation=90)
         ax.set_xticks(range(len(metrics)))
-        ax.set_xticklabels(metrics, rotation=35, ha="right", fontsize=8)
+        units = {e["metric"]: e["unit"] for e in es}
+        ax.set_xticklabels(["%s (%s)" % (m, units[m]) for m in metrics],
+                           rotation=35, ha="right", fontsize=7)
         ax.set_ylabel("median / upstream median (bars: min..max)")
         ax.axhline(1.0, color="grey", lw=0.5)
         ax.set_title("make bench: " + chart)
