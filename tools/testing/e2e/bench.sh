@@ -39,6 +39,7 @@ mkdir -p "$RESDIR" "$TOP/build/bench"
 exec 8> "$TOP/build/bench/.lock"
 flock -n 8 || { hlog "another make bench runs here; waiting"; flock 8; }
 T0=$SECONDS
+# shellcheck disable=SC2034 # host-lib's start_emu_link and stop_emu use it
 EMU_PIDS=()
 WATCH_PID=
 trap 'stop_watch; stop_emu' EXIT
@@ -81,6 +82,7 @@ watch_marks() {
 			printf '%s\t%s\t%s\n' "$n" "$(cat "$JOB/mark/$n.req")" \
 				"$(wc -l < "$JOB/emu.log")" >> "$JOB/marks.tsv"
 			want=$((2 * (n + 1)))
+			# shellcheck disable=SC2153 # set by start_emu_link
 			kill -USR1 "$EMU_PID" 2>/dev/null
 			for ((i = 0; i < 100; i++)); do
 				[ "$(grep -c '^dma_refused=' "$JOB/emu.out")" -ge $want ] && break

@@ -9,6 +9,8 @@
 # host cut the emulator's trace and counters per phase: marks.tsv there.
 # Knobs (job.env): ROUNDS CTL_SECS EV_ITERS PP_ITERS PERF_ITERS
 # PERF_BW_ITERS MMIO_READS.
+# The per-driver variables (BDF_x, DEV_x, KDRV_x) are set and read by eval.
+# shellcheck disable=SC2034,SC2154
 
 cd /job || exit 97
 # shellcheck source=/dev/null
@@ -43,7 +45,9 @@ val() { sed -n "s/^$2 //p" "$1" | head -n1; }
 # the two functions and their drivers
 FNS=$(for f in /sys/bus/pci/devices/*; do
 	[ "$(cat "$f/vendor" 2>/dev/null)" = 0x15b3 ] && basename "$f"; done | sort)
-read -r BDF_upstream BDF_mlx5x <<< "$(echo $FNS)"
+# shellcheck disable=SC2086 # two PCI addresses
+set -- $FNS
+BDF_upstream=${1:-} BDF_mlx5x=${2:-}
 DRVS="upstream mlx5x"
 KDRV_upstream=mlx5_core
 KDRV_mlx5x=mlx5x
@@ -77,6 +81,7 @@ wait_fn_dev() {
 	local bdf dev end=$((SECONDS + 120))
 	eval "bdf=\$BDF_$1"
 	while [ $SECONDS -lt $end ]; do
+		# shellcheck disable=SC2012 # ib device names are plain
 		dev=$(ls "/sys/bus/pci/devices/$bdf/infiniband" 2>/dev/null | head -n1)
 		[ -n "$dev" ] && break
 		sleep 0.2
