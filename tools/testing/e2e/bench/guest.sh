@@ -22,6 +22,7 @@ mkdir -p "$LOGS" /job/mark
 : > "$PERF"
 OUT=/job/bench.tsv
 : > "$OUT"
+: > /job/ops.tsv
 VB=/job/vbench
 MARK_N=0
 PERF_TIMEOUT=180
@@ -121,17 +122,22 @@ w_bringup() {
 
 CTL_OPS="pd mr4k mr2m mr256m cq rcqp udqp srq"
 w_ctl() {
-	local op p o
+	local op p o m
 	for p in 1 4; do
 		for op in $CTL_OPS; do
 			o=$LOGS/c-$R-$D-$op-$p.txt
+			m=ctl_${op}_p$p
+			# a mark per figure: the host counts its firmware commands
+			mark "$R $D $m"
 			if timeout -k 5 120 $VB ctl "$DEV" "$op" "$CTL_SECS" "$p" > "$o" 2>&1; then
-				fig "$R" "$D" "ctl_${op}_p$p" "$(val "$o" ops_per_s)" ops/s
+				fig "$R" "$D" "$m" "$(val "$o" ops_per_s)" ops/s
+				printf '%s\t%s\t%s\t%s\n' "$R" "$D" "$m" "$(val "$o" ops)" >> /job/ops.tsv
 			else
 				say "ctl $op x$p on $D: $(excerpt "$o")"
 			fi
 		done
 	done
+	mark "$R $D ctl-done"
 }
 
 w_event() {

@@ -7,6 +7,7 @@ Inputs (the job dir of tools/testing/e2e/bench.sh):
   marks.tsv   N TAB phase name TAB trace line count (the host's stamps)
   emu.out     the emulator's counter reports, two per mark (SIGUSR1)
   emu.log     the emulator's command trace (fn0: upstream, fn1: mlx5x)
+  ops.tsv     round TAB driver TAB ctl metric TAB operations (the guest's)
 The emulator's figures of a phase are the differences of its counters and
 the trace lines between the phase's mark and the next one.
 """
@@ -36,6 +37,9 @@ SECTIONS = [
 
 
 def section_of(metric):
+    if metric.endswith("_fw_cmds_per_op"):
+        return ("control path: firmware commands per operation (the whole run's,"
+                " set-up included)", "ctlcmds", False)
     for pre, title, chart, higher in SECTIONS:
         if metric.startswith(pre):
             return title, chart, higher
@@ -105,6 +109,12 @@ def emu_figures(job):
         if all_us[d]:
             out.append(("all", d, "emu_cmd_device_us_median",
                         statistics.median(all_us[d]), "us"))
+    ops = {}
+    if (job / "ops.tsv").exists():
+        for line in (job / "ops.tsv").read_text().splitlines():
+            f = line.split("\t")
+            if len(f) == 4 and f[3].isdigit():
+                ops[(f[0], f[1], f[2])] = int(f[3])
     for i, (n, name, ln) in enumerate(marks[:-1]):
         f = name.split()
         if len(f) != 3 or f[1] not in DRIVERS:
@@ -115,6 +125,11 @@ def emu_figures(job):
         s = snaps.get(d, [])
         a = s[n] if n < len(s) else None
         b = s[nxt[0]] if nxt[0] < len(s) else None
+        if phase.startswith("ctl_") and a and b and ops.get((rnd, d, phase)):
+            # commands of the figure's whole run (set-up included) per op
+            out.append((rnd, d, phase + "_fw_cmds_per_op",
+                        (num(b, "cmds") - num(a, "cmds")) / ops[(rnd, d, phase)],
+                        "commands/op"))
         if phase in ("probe", "remove"):
             out.append((rnd, d, phase + "_fw_cmds", cnt, "commands"))
             out.append((rnd, d, phase + "_fw_device_ms", us / 1000.0, "ms"))
@@ -196,8 +211,9 @@ def markdown(agg, meta):
     by = {}
     for e in agg:
         by.setdefault(e["section"], {}).setdefault(e["metric"], {})[e["driver"]] = e
-    order = list(dict.fromkeys(t for _p, t, _c, _h in SECTIONS)) + ["other"]
-    for sec in sorted(by, key=order.index):
+    order = list(dict.fromkeys(t for _p, t, _c, _h in SECTIONS))
+    for sec in sorted(by, key=lambda t: order.index(t) if t in order else
+                      (order.index(SECTIONS[2][1]) + 0.5 if "control" in t else 99)):
         out += ["## " + sec, "",
                 "| metric | unit | upstream | mlx5x | mlx5x/upstream | n |",
                 "|---|---|---|---|---|---|"]

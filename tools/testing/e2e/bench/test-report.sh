@@ -51,6 +51,9 @@ check("trace-phase", p[0] and p[0]["median"] == 3 and p[1] and abs(p[1]["median"
 e = get.get(("evlat_emu_eqes_per_msix", "upstream")), get.get(("evlat_emu_msix_per_cq_event", "upstream"))
 check("counter-phase", e[0] and e[0]["median"] == 2 and e[1] and e[1]["median"] == 0.5,
       "evlat phase: 10 CQ events, 5 MSI-X from the snapshots of its marks")
+c = get.get(("ctl_cq_p1_fw_cmds_per_op", "upstream"))
+check("ops-phase", c and c["median"] == 1.0 and c["unit"] == "commands/op",
+      "ctl_cq_p1: 3 commands between its marks over 3 operations")
 md = open(out + "/bench.md").read()
 rows = [l for l in md.splitlines() if l.startswith("| ") and not l.startswith("| metric")]
 check("markdown", len(rows) == len({f["metric"] for f in figs})
