@@ -263,6 +263,12 @@ def charts(agg, outdir):
             for x, y, h, t in zip(xs, ys, hi, labels):
                 ax.text(x, y + h, t, ha="center", va="bottom", fontsize=6,
                         rotation=90)
+        tops = [e["max"] / b for e in es for b in [next(
+            (x["median"] for x in es if x["metric"] == e["metric"] and
+             x["driver"] == "upstream"), None) or e["median"] or 1]]
+        bottoms = [e["min"] / (e["median"] or 1) for e in es if e["min"] > 0]
+        if max(tops, default=1) > 8 or min(bottoms, default=1) < 0.1:
+            ax.set_yscale("log")  # ratios of 50, spreads of 100
         ax.set_xticks(range(len(metrics)))
         units = {e["metric"]: e["unit"] for e in es}
         ax.set_xticklabels(["%s (%s)" % (m, units[m]) for m in metrics],
