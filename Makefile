@@ -16,7 +16,7 @@
 #   make fwdiff   firmware commands of mlx5x against upstream mlx5's
 #   make emu      build the emulated ConnectX; make emu-test runs its unit tests
 #   make e2e DRIVER=rxe|upstream|mlx5x [SUITE=full|bringup|faults|fabric|fwevents]
-#   make bench    perftest figures, lanes side by side
+#   make bench    upstream and mlx5x side by side on one emulator (figures)
 #   make fresh-check  run and check as a new user: in a fresh Debian 12 tree
 
 KVER ?= $(shell uname -r)

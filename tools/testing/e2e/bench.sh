@@ -1,92 +1,146 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make bench`: pingpong and perftest figures of every lane side by side in
-# build/results/bench.md.  Figures only: nothing here passes or fails on a
-# number (TCG timing depends on host load; compare lanes of the same run).
+# `make bench`: upstream mlx5_core+mlx5_ib and mlx5x side by side on equal
+# terms.  One VM, one emulator process serving two ConnectX functions
+# (same build, same options); the first is bound to upstream, the second
+# to mlx5x (driver_override).  Every workload runs on each driver in turn,
+# ROUNDS times (A B A B ...): bring-up and teardown, control path (vbench
+# ctl, 1 and 4 processes), event path (vbench evlat, ibv_rc_pingpong -e,
+# ib_send_lat -e), data path (ib_send_lat, ib_write_bw, ib_read_lat) and
+# the instrument's floor (BAR0 read round trip of an unbound function).
+# Phase marks from the guest let this script stamp the emulator's trace
+# and counters (SIGUSR1 reports) per phase: commands, device time, events
+# and interrupts of each driver.
 #
-# Each lane runs its full suite without pyverbs (job dirs build/e2e/bench-*);
-# a lane that cannot run yet is listed with the reason.  Exit status 1 only
-# when no lane produced a figure.
+# Output: build/results/bench.md, bench.json, bench-*.png; the job dir is
+# build/bench/job.  Figures only: nothing here passes or fails on a number;
+# exit status 1 when no figure was produced.
 #
-# Environment: MLX5X_BENCH_LANES (default "rxe upstream mlx5x"), and the
-# lane knobs of lane.sh; bench defaults: MLX5X_E2E_PP_SIZES="1 4096 65536",
-# MLX5X_E2E_PP_ITERS=500, MLX5X_E2E_PERF_ITERS=1000,
-# MLX5X_E2E_PERF_BW_ITERS=500.
+# Environment: MLX5X_BENCH_ROUNDS (5), MLX5X_BENCH_CTL_SECS (1.0, per
+# control-path figure), MLX5X_BENCH_EV_ITERS (200), MLX5X_BENCH_PP_ITERS
+# (200), MLX5X_BENCH_PERF_ITERS (300), MLX5X_BENCH_PERF_BW_ITERS (200),
+# MLX5X_VM_TIMEOUT (2400 s).  rxe is not measured: it needs a boot of its
+# own and measures no emulated hardware.
 
 set -uo pipefail
 
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
-LANES=${MLX5X_BENCH_LANES:-"rxe upstream mlx5x"}
-OUT=$TOP/build/results/bench.md
-RES=$TOP/build/bench
-mkdir -p "$RES" "$TOP/build/results"
-
-export MLX5X_E2E_PARTS="devinfo pingpong perftest"
-export MLX5X_E2E_PP_SIZES=${MLX5X_E2E_PP_SIZES:-"1 4096 65536"}
-export MLX5X_E2E_PP_ITERS=${MLX5X_E2E_PP_ITERS:-500}
-export MLX5X_E2E_PERF_ITERS=${MLX5X_E2E_PERF_ITERS:-1000}
-export MLX5X_E2E_PERF_BW_ITERS=${MLX5X_E2E_PERF_BW_ITERS:-500}
-
+# shellcheck source=host-lib.sh
+. "$TOP/tools/testing/e2e/host-lib.sh"
+# shellcheck disable=SC2034 # read by hlog
+HLOG_TAG=bench
+BENCHDIR=$E2EDIR/bench
+JOB=$TOP/build/bench/job
+RESDIR=$TOP/build/results
+ROUNDS=${MLX5X_BENCH_ROUNDS:-5}
+VM_TMO=${MLX5X_VM_TIMEOUT:-2400}
+mkdir -p "$RESDIR" "$TOP/build/bench"
+exec 8> "$TOP/build/bench/.lock"
+flock -n 8 || { hlog "another make bench runs here; waiting"; flock 8; }
 T0=$SECONDS
-notes=()
-ran=()
-for lane in $LANES; do
-	printf '[bench %s] lane %s\n' "$(date +%T)" "$lane" >&2
-	MLX5X_RESULTS=$RES MLX5X_E2E_NAME=bench-$lane \
-		"$TOP/tools/testing/e2e/lane.sh" "$lane" full
-	rc=$?
-	perf=$TOP/build/e2e/bench-$lane/perf.tsv
-	if [ -s "$perf" ]; then
-		ran+=("$lane")
-	fi
-	if [ $rc -ne 0 ]; then
-		notes+=("$lane: $(grep -P '\tfail\t' "$RES/e2e-bench-$lane.tsv" | head -n 1 | cut -f1,3 | tr '\t' ' ')")
-	fi
-done
+# shellcheck disable=SC2034 # host-lib's start_emu_link and stop_emu use it
+EMU_PIDS=()
+WATCH_PID=
+trap 'stop_watch; stop_emu' EXIT
 
-{
-	echo "# perftest and pingpong figures, lanes side by side"
-	echo
-	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), QEMU TCG (no KVM), $(nproc) host CPUs," \
-		"load average $(cut -d' ' -f1-3 /proc/loadavg); $((SECONDS - T0)) s."
-	echo "pingpong: ibv_rc_pingpong -n $MLX5X_E2E_PP_ITERS; perftest: lat -n $MLX5X_E2E_PERF_ITERS," \
-		"ib_write_bw -n $MLX5X_E2E_PERF_BW_ITERS (64 KiB). Both ends in one guest."
-	echo "Figures depend heavily on host load; compare lanes of one run only."
-	echo
-	if [ ${#ran[@]} -gt 0 ]; then
-		printf '| test | metric |'
-		printf ' %s |' "${ran[@]}"
-		printf '\n|---|---|'
-		printf -- '---|%.0s' "${ran[@]}"
-		printf '\n'
-		# Rows in first-seen order over all lanes; a missing figure is "-".
-		for lane in "${ran[@]}"; do
-			awk -F'\t' -v l="$lane" '{ print l "\t" $0 }' \
-				"$TOP/build/e2e/bench-$lane/perf.tsv"
-		done | awk -F'\t' -v lanes="${ran[*]}" '
-			{ k = $2 "\t" $3 " [" $5 "]"; if (!(k in seen)) { seen[k] = 1; order[++n] = k }
-			  v[k, $1] = $4 }
-			END {
-				nl = split(lanes, L, " ")
-				for (i = 1; i <= n; i++) {
-					split(order[i], kk, "\t")
-					printf "| %s | %s |", kk[1], kk[2]
-					for (j = 1; j <= nl; j++)
-						printf " %s |", ((order[i], L[j]) in v) ? v[order[i], L[j]] : "-"
-					printf "\n"
-				}
-			}'
-	else
-		echo "No lane produced figures."
-	fi
-	if [ ${#notes[@]} -gt 0 ]; then
-		echo
-		echo "Lanes with failures or not available:"
-		echo
-		printf -- '- %s\n' "${notes[@]}"
-	fi
-} > "$OUT"
+stop_watch() {
+	[ -n "$WATCH_PID" ] || return 0
+	kill "$WATCH_PID" 2>/dev/null
+	wait "$WATCH_PID" 2>/dev/null
+	WATCH_PID=
+}
 
-cat "$OUT"
-[ ${#ran[@]} -gt 0 ]
+# build_vbench: the workload program, compiled in the root tree against
+# its libibverbs (the tree has the library and rdma-core's sources, not
+# the -dev package).
+build_vbench() {
+	local src=$ROOT/usr/src/rdma/rdma-core scr=$TOP/build/bench/vbench
+	rm -rf "$scr"
+	mkdir -p "$scr/inc/infiniband"
+	cp "$src/libibverbs/verbs.h" "$src/libibverbs/verbs_api.h" \
+		"$src/kernel-headers/rdma/ib_user_ioctl_verbs.h" "$scr/inc/infiniband/" &&
+		cp -r "$src/kernel-headers/rdma" "$scr/inc/" &&
+		cp "$BENCHDIR/vbench.c" "$scr/" || return 1
+	# shellcheck disable=SC2016
+	ROOT=$ROOT W=$scr nice unshare -m --propagation private sh -c '
+		mount -t tmpfs tmpfs "$ROOT/run"; mkdir "$ROOT/run/w"
+		mount --bind "$W" "$ROOT/run/w"
+		exec chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin sh -c \
+			"cd /run/w && gcc -O2 -Wall -Iinc -o vbench vbench.c /usr/lib/x86_64-linux-gnu/libibverbs.so.1 -lpthread"' \
+		> "$scr/build.log" 2>&1 && cp "$scr/vbench" "$JOB/vbench"
+}
+
+# watch_marks: stamp each guest phase mark N (mark/N.req) with the line
+# count of the emulator's trace and a counter snapshot of both functions
+# (SIGUSR1: the reports go to emu.out), then acknowledge it (N.ack).
+watch_marks() {
+	local n=0 i want
+	: > "$JOB/marks.tsv"
+	while :; do
+		if [ -e "$JOB/mark/$n.req" ]; then
+			printf '%s\t%s\t%s\n' "$n" "$(cat "$JOB/mark/$n.req")" \
+				"$(wc -l < "$JOB/emu.log")" >> "$JOB/marks.tsv"
+			want=$((2 * (n + 1)))
+			# shellcheck disable=SC2153 # set by start_emu_link
+			kill -USR1 "$EMU_PID" 2>/dev/null
+			for ((i = 0; i < 100; i++)); do
+				[ "$(grep -c '^dma_refused=' "$JOB/emu.out")" -ge $want ] && break
+				sleep 0.05
+			done
+			touch "$JOB/mark/$n.ack"
+			n=$((n + 1))
+		else
+			sleep 0.05
+		fi
+	done
+}
+
+report() {
+	/usr/bin/python3 "$BENCHDIR/report.py" --job "$JOB" --out "$RESDIR" \
+		--host "$(nproc) host CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end" \
+		--wall $((SECONDS - T0)) ${REPORT_START:+--load-start "$REPORT_START"}
+}
+
+if [ "${MLX5X_BENCH_REPARSE:-0}" = 1 ]; then
+	# development aid: the report of the last run, without booting
+	report
+	exit $?
+fi
+
+hlog "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+REPORT_START=$(cut -d' ' -f1-3 /proc/loadavg)
+"$TOP/tools/testing/host-deps.sh" python3-matplotlib || { hlog "cannot install python3-matplotlib"; exit 1; }
+rig_root || { hlog "the VM root tree is not available"; exit 1; }
+rm -rf "$JOB"
+mkdir -p "$JOB/mark"
+build_ko "$JOB" || { hlog "$MISSING"; exit 1; }
+build_emu || { hlog "$MISSING"; exit 1; }
+build_vbench || { hlog "vbench failed to build: $(tail -n 3 "$TOP/build/bench/vbench/build.log")"; exit 1; }
+cp "$BENCHDIR/guest.sh" "$JOB/run.sh"
+cp "$E2EDIR/guest/lib.sh" "$E2EDIR/guest/suite.sh" "$JOB/"
+chmod +x "$JOB/run.sh"
+cat > "$JOB/job.env" <<-EOF
+ROUNDS=$ROUNDS
+CTL_SECS=${MLX5X_BENCH_CTL_SECS:-1.0}
+EV_ITERS=${MLX5X_BENCH_EV_ITERS:-200}
+PP_ITERS=${MLX5X_BENCH_PP_ITERS:-200}
+PERF_ITERS=${MLX5X_BENCH_PERF_ITERS:-300}
+PERF_BW_ITERS=${MLX5X_BENCH_PERF_BW_ITERS:-200}
+MMIO_READS=${MLX5X_BENCH_MMIO_READS:-2000}
+EOF
+# Both functions self-configure their ports: no subnet manager traffic
+# to tell apart from the drivers' own.  The trace gives per-command times.
+MLX5X_EMU_TRACE=1 start_emu_link "$JOB" 0x0002c90300be0001 0x0002c90300be0002 --port self ||
+	{ hlog "$MISSING"; exit 1; }
+hlog "emulator pid $EMU_PID: fn0 (upstream) and fn1 (mlx5x), ports linked, trace on"
+watch_marks &
+WATCH_PID=$!
+hlog "booting: $ROUNDS rounds, guest progress follows"
+# the guest console, its progress lines only
+"$VMDIR/vm-run.sh" -t "$VM_TMO" -s vfu-a.sock -s vfu-b.sock "$JOB" |
+	grep --line-buffered 'e2e \[' >&2
+hlog "VM done (rc $(cat "$JOB/rc" 2>/dev/null || echo none))"
+stop_watch
+stop_emu
+report
