@@ -232,6 +232,8 @@ struct mlx5x_ib_mw {
  * @start: user address of the memory
  * @length: bytes
  * @iova: address the key translates from
+ * @writable: the memory is pinned for writing (FOLL_WRITE); of an
+ *	existing registration only
  */
 struct mlx5x_mr_reg {
 	struct ib_pd *pd;
@@ -239,6 +241,7 @@ struct mlx5x_mr_reg {
 	u64 start;
 	u64 length;
 	u64 iova;
+	bool writable;
 };
 
 /**
