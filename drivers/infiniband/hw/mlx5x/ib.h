@@ -123,7 +123,8 @@ struct mlx5x_ib_dev {
  * struct mlx5x_ib_ucontext - one open device file of a process
  * @ibuc: core object; first member
  * @cqe_version: CQE format agreed with libmlx5 (0 or 1)
- * @lock: protects @db_pages and @uars
+ * @lock: protects @db_pages and @uars; taken under mmap_lock (a UAR is
+ *	freed on vma close), so never held across a pin, which takes mmap_lock
  * @db_pages: pinned doorbell-record pages (struct mlx5x_db_page)
  * @uars: live UAR objects (struct mlx5x_uar_entry)
  */
