@@ -71,7 +71,7 @@ void emu_reset(struct emu *e)
 	caps_init(e);
 	port_init(e);
 	iseg_reset(e);
-	e->cmdq.pending = 0;
+	cmdq_reset(e);
 	pthread_mutex_unlock(&e->lock);
 	pcicfg_reset(&e->cfg);
 }
@@ -89,21 +89,35 @@ void emu_run_pending(struct emu *e)
 	pthread_mutex_unlock(&e->lock);
 }
 
-static bool has_work(struct emu *e)
+/* sleep until a doorbell, or until the command queue's next deadline */
+static void wait_work(struct emu *e, uint64_t at)
 {
-	return e->cmdq.pending != 0;
+	struct timespec ts;
+	uint64_t ns;
+
+	if (!at) {
+		pthread_cond_wait(&e->wake, &e->lock);
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ns = (uint64_t)ts.tv_nsec + (at - now_ns());
+	ts.tv_sec += (time_t)(ns / 1000000000ull);
+	ts.tv_nsec = (long)(ns % 1000000000ull);
+	pthread_cond_timedwait(&e->wake, &e->lock, &ts);
 }
 
 static void *emu_thread(void *arg)
 {
 	struct emu *e = arg;
+	uint64_t at;
 
 	pthread_mutex_lock(&e->lock);
 	while (!e->stop) {
-		if (has_work(e))
+		at = cmdq_wake_at(e);
+		if (at && at <= now_ns())
 			emu_run_pending_locked(e);
 		else
-			pthread_cond_wait(&e->wake, &e->lock);
+			wait_work(e, at);
 	}
 	pthread_mutex_unlock(&e->lock);
 	return NULL;
@@ -284,6 +298,10 @@ void emu_report(struct emu *e, FILE *fp)
 		e->cmdq.delivery_errors, e->cmdq.eqes);
 	fprintf(fp, "cmd_dma_errors=%" PRIu64 "\ncmd_spurious=%" PRIu64 "\n",
 		e->cmdq.dma_errors, e->cmdq.spurious);
+	fprintf(fp, "cmd_eqes_late=%" PRIu64 "\ncmd_eqes_merged=%" PRIu64 "\n",
+		e->cmdq.eqes_late, e->cmdq.eqes_merged);
+	fprintf(fp, "cmd_eqes_dup=%" PRIu64 "\ncmd_irqs_lost=%" PRIu64 "\n",
+		e->cmdq.eqes_dup, e->cmdq.irqs_lost);
 	report_cmds(e, fp);
 	eng_report(e, fp);
 	fprintf(fp, "eq_overruns=%" PRIu64 "\ncq_arms=%" PRIu64 "\n",
