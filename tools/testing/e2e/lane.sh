@@ -13,12 +13,12 @@
 #             ConnectX (tools/testing/emu).
 #   mlx5x     our mlx5x.ko on the emulated ConnectX (mlx5_core never loads).
 #
-# Suite faults boots once with three emulated functions, each with one
-# fault injected by its emulator (see "fault suite" below).  Suite fabric
-# boots with two functions of one emulator whose ports are linked back to
-# back (guest/fabric.sh): opensm, diagnostics, traffic across the link,
-# IPoIB, rdma_cm and NVMe over RDMA.  Suite fwevents boots once with two
-# functions whose emulators start events (page requests, link flap, EQ
+# Suite faults boots once with one emulated function per scenario, each
+# with one fault injected by its emulator (see "fault suite" below).  Suite
+# fabric boots with two functions of one emulator whose ports are linked
+# back to back (guest/fabric.sh): opensm, diagnostics, traffic across the
+# link, IPoIB, rdma_cm and NVMe over RDMA.  Suite fwevents boots once with
+# two functions whose emulators start events (page requests, link flap, EQ
 # overrun, internal error) when the guest asks (see "firmware-event suite"
 # below).
 #
@@ -132,7 +132,9 @@ lane_defaults() {
 		# Vendor-specific (DEVX, DR, ...) and other vendors' modules, and
 		# rdmacm (needs IPoIB addressing; waits ~30 s per test without it).
 		PY_EXCLUDE=${MLX5X_E2E_PY_EXCLUDE:-"test_mlx5_*,test_efa*,test_rdmacm,test_cuda*"}
-		if [ "$SUITE" = faults ] || [ "$SUITE" = fwevents ]; then
+		if [ "$SUITE" = faults ]; then
+			VM_TMO=${MLX5X_VM_TIMEOUT:-1200}
+		elif [ "$SUITE" = fwevents ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-900}
 		elif [ "$SUITE" = fabric ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-2400}
@@ -182,19 +184,25 @@ fwdiff_emu_args() {
 
 # --- fault suite (mlx5x) --------------------------------------------------
 #
-# Three emulator instances, one per scenario, attached in this order (so
-# the guest finds them in this order on the bus); each has its own
-# firmware version, which the guest checks to be sure it drives the
-# instance it thinks.  The guest records one line per scenario from its
-# side (driver behaviour, dmesg); fault_lines folds the emulator's view
-# (report, trace) into the same line.
-#   cmd-timeout  QUERY_ADAPTER (ready stage, events mode) never completes
-#   cmd-status   the 2nd CREATE_EQ (1st completion EQ) fails with a status
-#                (FAULT_STATUS_NTH: the async EQ's is the 1st)
-#   health       a fatal health syndrome some seconds after INIT_HCA
+# One emulator instance per scenario, attached in this order (so the
+# guest finds them in this order on the bus); each has its own firmware
+# version, which the guest checks to be sure it drives the instance it
+# thinks.  The guest records one line per scenario from its side (driver
+# behaviour, dmesg); fault_lines folds the emulator's view (report, trace)
+# into the same line.
+#   cmd-timeout    QUERY_ADAPTER (ready stage, events mode) never completes
+#   cmd-status     the 2nd CREATE_EQ (1st completion EQ) fails with a status
+#                  (FAULT_STATUS_NTH: the async EQ's is the 1st)
+#   cmd-delay      command EQEs arrive FAULT_DELAY_MS after the owner bit
+#   cmd-reorder    commands rung together complete highest slot first
+#   cmd-coalesce   command EQEs of a window merge into one (slot vector)
+#   cmd-duplicate  a command's EQE comes again when its slot is rung next
+#   cmd-irq-drop   the interrupts of the first command EQEs are lost
+#   health-report  a health syndrome without the recovery-flow request
+#   health         a fatal health syndrome (recovery flow requested)
 
-FAULT_TAGS="cmd-timeout cmd-status health"
-FAULT_FWS="16.35.4031 16.35.4032 16.35.4033"
+FAULT_TAGS="cmd-timeout cmd-status cmd-delay cmd-reorder cmd-coalesce cmd-duplicate cmd-irq-drop health-report health"
+FAULT_FWS="16.35.4031 16.35.4032 16.35.4033 16.35.4034 16.35.4035 16.35.4036 16.35.4037 16.35.4038 16.35.4039"
 FAULT_CMD_TMO_MS=3000
 FAULT_TIMEOUT_OP=QUERY_ADAPTER
 FAULT_TIMEOUT_OPCODE=0x101
@@ -207,10 +215,19 @@ FAULT_STATUS_NTH=2
 FAULT_HEALTH_SYND=0x7
 FAULT_HEALTH_DELAY_MS=5000
 FAULT_HEALTH_POLL_MS=500
+FAULT_REPORT_SYND=0x10
+FAULT_DELAY_MS=1500
+FAULT_WINDOW_MS=20
+FAULT_DUP_HOLD_MS=50
+FAULT_IRQ_DROP=3
+FAULT_WATCHDOG_MS=200
 
 fault_env() {
 	cat <<-EOF
+	FAULT_TAGS="$FAULT_TAGS"
 	FAULT_FWS="$FAULT_FWS"
+	FAULT_REPORT_SYND=$FAULT_REPORT_SYND
+	FAULT_WATCHDOG_MS=$FAULT_WATCHDOG_MS
 	FAULT_CMD_TMO_MS=$FAULT_CMD_TMO_MS
 	FAULT_TIMEOUT_OP=$FAULT_TIMEOUT_OP
 	FAULT_TIMEOUT_OPCODE=$FAULT_TIMEOUT_OPCODE
@@ -229,7 +246,13 @@ fault_emu_args() {
 	case $1 in
 	cmd-timeout) echo "--fault-cmd-timeout=$FAULT_TIMEOUT_OP" ;;
 	cmd-status) echo "--fault-cmd-status=$FAULT_STATUS_OP:$FAULT_STATUS:$FAULT_STATUS_SYND:$FAULT_STATUS_NTH" ;;
-	health) echo "--fault-health=$FAULT_HEALTH_SYND:$FAULT_HEALTH_DELAY_MS" ;;
+	cmd-delay) echo "--cmd-completion=delay:$FAULT_DELAY_MS" ;;
+	cmd-reorder) echo "--cmd-completion=reorder:$FAULT_WINDOW_MS" ;;
+	cmd-coalesce) echo "--cmd-completion=coalesce:$FAULT_WINDOW_MS" ;;
+	cmd-duplicate) echo "--cmd-completion=duplicate:$FAULT_DUP_HOLD_MS" ;;
+	cmd-irq-drop) echo "--fault-cmd-irq-drop=$FAULT_IRQ_DROP" ;;
+	health-report) echo "--fault-health=$FAULT_REPORT_SYND:$FAULT_HEALTH_DELAY_MS" ;;
+	health) echo "--fault-health=$FAULT_HEALTH_SYND:$FAULT_HEALTH_DELAY_MS:rfr" ;;
 	esac
 }
 
@@ -294,6 +317,29 @@ emu_check_health() {
 	[ "$after" -eq 0 ] && [ -n "$held" ] && [ "$held" = "$freed" ]
 }
 
+# A syndrome without the recovery-flow request changes nothing: the
+# driver keeps sending commands (its teardown) and the firmware gets its
+# pages back through them.
+emu_check_health_report() {
+	local log=$JOB/emu-health-report.log at after leaks rc=0
+	at=$(grep -nm1 "fault: health syndrome $FAULT_REPORT_SYND raised" "$log" 2>/dev/null | cut -d: -f1)
+	[ -n "$at" ] || { echo "syndrome never raised (not read by the driver?)"; return 1; }
+	after=$(tail -n +"$at" "$log" | grep -c ' cmd slot=')
+	leaks=$(emu_leaks health-report) || rc=1
+	echo "syndrome raised, $after commands after it, $leaks"
+	[ "$after" -gt 0 ] && [ $rc -eq 0 ]
+}
+
+# emu_check_completion TAG KEY OP N: no leak, and the report's KEY OP N
+# (-gt/-eq): the completion mode or fault really happened.
+emu_check_completion() {
+	local r=$JOB/emu-$1-report.txt leaks rc=0 v
+	leaks=$(emu_leaks "$1") || rc=1
+	v=$(report_value "$r" "$2")
+	echo "$2=${v:-?} (want $3 $4), cmd_eqes=$(report_value "$r" cmd_eqes), cmds=$(report_value "$r" cmds), $leaks"
+	[ $rc -eq 0 ] && [ -n "$v" ] && [ "$v" "$3" "$4" ]
+}
+
 # fault_line TAG GUEST_LINE: one scenario's line with the emulator's view
 # folded in; it passes only if both sides do.
 fault_line() {
@@ -307,6 +353,12 @@ fault_line() {
 		emu=$(emu_logged cmd-status 1 \
 			"op=$FAULT_STATUS_OP\\($FAULT_STATUS_OPCODE\\) .*\\($FAULT_STATUS\\) synd=$FAULT_STATUS_SYND .*\\(injected\\)" \
 			"injected $FAULT_STATUS_OP failures") ;;
+	cmd-delay) emu=$(emu_check_completion cmd-delay cmd_eqes_late -gt 0) ;;
+	cmd-reorder) emu=$(emu_check_completion cmd-reorder cmds -gt 0) ;;
+	cmd-coalesce) emu=$(emu_check_completion cmd-coalesce cmd_eqes_late -gt 0) ;;
+	cmd-duplicate) emu=$(emu_check_completion cmd-duplicate cmd_eqes_dup -gt 0) ;;
+	cmd-irq-drop) emu=$(emu_check_completion cmd-irq-drop cmd_irqs_lost -eq "$FAULT_IRQ_DROP") ;;
+	health-report) emu=$(emu_check_health_report) ;;
 	health) emu=$(emu_check_health) ;;
 	esac
 	erc=$?
@@ -380,9 +432,9 @@ FWEV_DMESG_ALLOW_upstream+='|mlx5_uninit_one:[0-9]+:\(pid [0-9]+\): mlx5_uninit_
 # mlx5x (health.c, cmd.c, pagealloc.c, hca.c): the overrun syndrome
 # warning, the fatal syndrome and the killed command interface, and at
 # rmmod the dead function's pages freed locally
-FWEV_DMESG_ALLOW_mlx5x='mlx5x [0-9a-f:.]+: health: syndrome 0xc \(async EQ buffer overrun\), ext 0x0, no recover flow requested$'
+FWEV_DMESG_ALLOW_mlx5x='mlx5x [0-9a-f:.]+: health: syndrome 0xc \(async EQ buffer overrun\), ext 0x0, no recovery flow requested: reported, device kept in service$'
 FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: health: fatal syndrome 0x1 \(firmware internal error\), ext 0x0, rfr 1, entering error state$'
-FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: command interface killed: commands complete locally from now on$'
+FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: command interface killed: DMA stopped, commands complete locally from now on$'
 FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: [0-9]+ firmware pages not returned, freeing them locally$'
 FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: page reclaim incomplete: -5$'
 

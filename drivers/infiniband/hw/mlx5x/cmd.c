@@ -9,12 +9,18 @@
  * longer than 16 bytes travel in mailbox chains from a DMA pool.
  *
  * Completion is polled (owner bit) until the async EQ exists, then
- * signalled by CMD EQEs.  A command that gets no completion in time is
- * checked once more by polling the EQ (missed interrupt) and the owner
- * bit (missed event); if the device still owns it the caller gets
- * -ETIMEDOUT and the slot is quarantined: its mailboxes stay allocated
- * because the device may still write them.  Losing every slot, or a fatal
- * health syndrome, kills the engine (fail-stop, see mlx5x_cmd_state).
+ * signalled by CMD EQEs.  The owner bit is the device's word that it let
+ * go of a descriptor; an event is only a hint: one for a slot the device
+ * still owns (a late or repeated EQE from an earlier command on that
+ * slot) is ignored, so a slot and its mailboxes are never reused or freed
+ * while the device may still write them.  A watchdog looks at the owner
+ * bits while commands are outstanding and polls the EQ for a completion
+ * it found unsignalled at two looks in a row, so a lost interrupt or
+ * event costs two watchdog periods at most, not the command timeout.  A command the
+ * device still owns at its timeout gets -ETIMEDOUT and its slot is
+ * quarantined (mailboxes kept) until the owner bit comes back.  Losing
+ * every slot, or a fatal health syndrome, kills the engine (fail-stop,
+ * see mlx5x_cmd_state).
  */
 #include <linux/delay.h>
 #include <linux/device.h>
@@ -24,6 +30,7 @@
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/overflow.h>
+#include <linux/pci.h>
 #include <linux/slab.h>
 
 #include "cmd.h"
@@ -34,6 +41,11 @@ static unsigned int cmd_timeout_ms = 60000;
 module_param(cmd_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(cmd_timeout_ms,
 		 "Per-command completion timeout in ms (default 60000)");
+
+static unsigned int cmd_watchdog_ms = 1000;
+module_param(cmd_watchdog_ms, uint, 0444);
+MODULE_PARM_DESC(cmd_watchdog_ms,
+		 "Missed command event check period in ms (default 1000)");
 
 /* Internal: the engine was killed while this command was in flight. */
 #define MLX5X_CMD_ERR_KILLED	(-ESHUTDOWN)
@@ -289,6 +301,12 @@ static struct mlx5x_cmd_layout *cmd_layout(struct mlx5x_cmd *cmd, u8 slot)
 	return cmd->queue + ((size_t)slot << cmd->log_stride);
 }
 
+/* The device gave the descriptor back: the only proof a command is done. */
+static bool cmd_hw_done(struct mlx5x_cmd_layout *lay)
+{
+	return !(READ_ONCE(lay->status_own) & MLX5X_CMD_OWNER_MASK);
+}
+
 static void cmd_msg_free(struct mlx5x_cmd *cmd, struct mlx5x_cmd_msg *msg)
 {
 	unsigned int i;
@@ -361,16 +379,22 @@ bool mlx5x_cmd_killed(struct mlx5x_cmd *cmd)
 	return READ_ONCE(cmd->state) == MLX5X_CMD_KILLED;
 }
 
-/* The result of a command the engine completes without the device. */
-static int cmd_local_result(u16 opcode, u16 op_mod, void *out, size_t outlen)
+/*
+ * The result of a command the engine completes without the device.  A
+ * "successful" destroy lets the caller free what the object used, so
+ * wait until the device's DMA is stopped.
+ */
+static int cmd_local_result(struct mlx5x_cmd *cmd, u16 opcode, u16 op_mod,
+			    void *out, size_t outlen)
 {
+	flush_work(&cmd->kill_work);
 	memset(out, 0, outlen);
 	return mlx5x_cmd_local_ok(opcode, op_mod) ? 0 : -ENODEV;
 }
 
 /*
- * Release quarantined slots the device has let go of since: the owner
- * bit came back or a (late) CMD EQE completed the entry.
+ * Release quarantined slots the device has let go of since.  Only the
+ * owner bit says so: an event alone may be stale.
  */
 static void cmd_reap(struct mlx5x_cmd *cmd)
 {
@@ -386,9 +410,7 @@ static void cmd_reap(struct mlx5x_cmd *cmd)
 
 		if (!ent || !ent->quarantined)
 			continue;
-		if (!completion_done(&ent->done) &&
-		    (READ_ONCE(cmd_layout(cmd, i)->status_own) &
-		     MLX5X_CMD_OWNER_MASK))
+		if (!cmd_hw_done(cmd_layout(cmd, i)))
 			continue;
 		cmd->ent[i] = NULL;
 		__set_bit(i, &cmd->free_slots);
@@ -496,11 +518,6 @@ static void cmd_post(struct mlx5x_cmd *cmd, struct mlx5x_cmd_layout *lay,
 	atomic64_inc(&cmd->stats.issued);
 }
 
-static bool cmd_hw_done(struct mlx5x_cmd_layout *lay)
-{
-	return !(READ_ONCE(lay->status_own) & MLX5X_CMD_OWNER_MASK);
-}
-
 static int cmd_wait_polling(struct mlx5x_cmd *cmd, struct mlx5x_cmd_ent *ent,
 			    struct mlx5x_cmd_layout *lay)
 {
@@ -523,46 +540,40 @@ static int cmd_wait_polling(struct mlx5x_cmd *cmd, struct mlx5x_cmd_ent *ent,
 	return cmd_hw_done(lay) ? 0 : -ETIMEDOUT;
 }
 
+/*
+ * Wait for the device to give the descriptor back.  An event wakes us,
+ * but only the owner bit ends the wait: a stale event (one the handler
+ * let through between the descriptor fill and the doorbell) sends us back
+ * to sleep.  The completion is re-armed before the owner bit is read
+ * again so a real event in between is not lost.
+ */
 static int cmd_wait_events(struct mlx5x_cmd *cmd, struct mlx5x_cmd_ent *ent,
 			   struct mlx5x_cmd_layout *lay)
 {
-	unsigned long tmo = msecs_to_jiffies(cmd->timeout_ms);
-	int n;
+	unsigned long end = jiffies + msecs_to_jiffies(cmd->timeout_ms);
+	long left;
 
-	if (wait_for_completion_timeout(&ent->done, tmo))
-		goto done;
-
-	/* Missed interrupt?  Consume whatever the async EQ holds. */
-	n = cmd->recover ? cmd->recover(cmd->recover_ctx) : 0;
-	if (try_wait_for_completion(&ent->done)) {
-		dev_warn(cmd->dev,
-			 "cmd %s(0x%x): missed interrupt, recovered %d EQEs on the async EQ\n",
-			 mlx5x_cmd_opcode_str(ent->opcode), ent->opcode, n);
-		atomic64_inc(&cmd->stats.recovered);
-		goto done;
+	for (;;) {
+		left = (long)(end - jiffies);
+		if (left <= 0 || !wait_for_completion_timeout(&ent->done, left))
+			break;
+		if (READ_ONCE(ent->killed))
+			return MLX5X_CMD_ERR_KILLED;
+		if (cmd_hw_done(lay))
+			return 0;
+		reinit_completion(&ent->done);
+		smp_mb(); /* re-arm before reading the owner bit and kill flag */
+		if (READ_ONCE(ent->killed))
+			return MLX5X_CMD_ERR_KILLED;
+		if (cmd_hw_done(lay))
+			return 0;
 	}
-	/* Missed event?  The device may have completed without an EQE. */
-	if (cmd_hw_done(lay)) {
-		dev_warn(cmd->dev,
-			 "cmd %s(0x%x): completed without a CMD event (slot %u)\n",
-			 mlx5x_cmd_opcode_str(ent->opcode), ent->opcode,
-			 ent->slot);
-		atomic64_inc(&cmd->stats.recovered);
-		return 0;
-	}
-	return -ETIMEDOUT;
 
-done:
+	/* Last look: what the watchdog would find now. */
+	mlx5x_cmd_watchdog_check(cmd, true);
 	if (READ_ONCE(ent->killed))
 		return MLX5X_CMD_ERR_KILLED;
-	if (!cmd_hw_done(lay)) {
-		dev_err_ratelimited(cmd->dev,
-				    "cmd %s(0x%x): event for slot %u still owned by the device\n",
-				    mlx5x_cmd_opcode_str(ent->opcode),
-				    ent->opcode, ent->slot);
-		return -EIO;
-	}
-	return 0;
+	return cmd_hw_done(lay) ? 0 : -ETIMEDOUT;
 }
 
 /* Fetch the result: delivery status, then the output box. */
@@ -612,10 +623,14 @@ static int cmd_run(struct mlx5x_cmd *cmd, const void *in, size_t inlen,
 	mlx5x_cmd_msg_write(lay, ent->in, in, inlen);
 	cmd_post(cmd, lay, ent->slot);
 
-	if (cmd->mode == MLX5X_CMD_MODE_EVENTS)
+	if (cmd->mode == MLX5X_CMD_MODE_EVENTS) {
+		/* no-op while armed: one check covers every slot */
+		queue_delayed_work(system_wq, &cmd->watchdog,
+				   msecs_to_jiffies(cmd->watchdog_ms));
 		err = cmd_wait_events(cmd, ent, lay);
-	else
+	} else {
 		err = cmd_wait_polling(cmd, ent, lay);
+	}
 
 	if (err == -ETIMEDOUT) {
 		dev_err(cmd->dev,
@@ -679,14 +694,14 @@ int mlx5x_cmd_exec_flags(struct mlx5x_cmd *cmd, const void *in, size_t inlen,
 	opcode = mlx5x_cmd_in_opcode(in);
 	op_mod = mlx5x_cmd_in_op_mod(in);
 	if (mlx5x_cmd_killed(cmd))
-		return cmd_local_result(opcode, op_mod, out, outlen);
+		return cmd_local_result(cmd, opcode, op_mod, out, outlen);
 
 	down_read(&cmd->mode_sem);
 	err = cmd_run(cmd, in, inlen, out, outlen);
 	up_read(&cmd->mode_sem);
 
 	if (err == MLX5X_CMD_ERR_KILLED)
-		return cmd_local_result(opcode, op_mod, out, outlen);
+		return cmd_local_result(cmd, opcode, op_mod, out, outlen);
 	if (!err)
 		err = cmd_check_status(cmd, in, out, flags);
 	if (err)
@@ -717,9 +732,18 @@ void mlx5x_cmd_comp_handler(struct mlx5x_cmd *cmd, u32 vector)
 	for_each_set_bit(i, &bits, MLX5X_CMD_MAX_SLOTS) {
 		struct mlx5x_cmd_ent *ent = cmd->ent[i];
 
-		if (!ent) {
-			dev_warn_ratelimited(cmd->dev,
-					     "CMD event for idle slot %u\n", i);
+		/*
+		 * A late or repeated event of an earlier command on this
+		 * slot, which the owner bit already completed: the slot is
+		 * idle, or busy again with a descriptor the device owns, and
+		 * waking that waiter would free mailboxes the device may
+		 * still write.
+		 */
+		if (!ent || !cmd_hw_done(cmd_layout(cmd, i))) {
+			atomic64_inc(&cmd->stats.stale);
+			dev_dbg_ratelimited(cmd->dev,
+					    "stale CMD event for slot %u (%s), ignored\n",
+					    i, ent ? "owned by the device" : "idle");
 			continue;
 		}
 		/* A quarantined entry is freed by cmd_reap() later. */
@@ -728,24 +752,39 @@ void mlx5x_cmd_comp_handler(struct mlx5x_cmd *cmd, u32 vector)
 	spin_unlock_irqrestore(&cmd->lock, flags);
 }
 
-/**
- * mlx5x_cmd_kill() - stop using the device for commands (fail-stop)
- * @cmd: the engine
- *
- * Called on a fatal health syndrome or when no slot is left.  Commands in
- * flight complete locally; later ones never reach the device.  Idempotent.
+/*
+ * Stop the function's DMA: bus mastering off, and a function level reset
+ * where the function offers one (the device then also forgets its keys
+ * and queues).  The state saved with bus mastering off is restored after
+ * the reset so the BARs stay usable for the rest of the teardown.
  */
-void mlx5x_cmd_kill(struct mlx5x_cmd *cmd)
+static void cmd_stop_dma_pci(struct mlx5x_cmd *cmd)
 {
+	struct pci_dev *pdev = to_pci_dev(cmd->dev);
+
+	/* The platform already isolates a frozen link; a slot reset follows. */
+	if (pci_channel_offline(pdev))
+		return;
+	pci_clear_master(pdev);
+	if (pcie_reset_flr(pdev, PCI_RESET_PROBE))
+		return;
+	pci_save_state(pdev);
+	if (pcie_reset_flr(pdev, PCI_RESET_DO_RESET))
+		dev_warn(cmd->dev, "function level reset failed\n");
+	pci_restore_state(pdev);
+}
+
+/* Process context: DMA first, then what is in flight completes locally. */
+static void cmd_kill_work(struct work_struct *work)
+{
+	struct mlx5x_cmd *cmd = container_of(work, struct mlx5x_cmd,
+					     kill_work);
 	unsigned long flags;
 	unsigned int i;
 
+	if (cmd->stop_dma)
+		cmd->stop_dma(cmd);
 	spin_lock_irqsave(&cmd->lock, flags);
-	if (cmd->state == MLX5X_CMD_KILLED) {
-		spin_unlock_irqrestore(&cmd->lock, flags);
-		return;
-	}
-	WRITE_ONCE(cmd->state, MLX5X_CMD_KILLED);
 	for (i = 0; i <= cmd->max_reg; i++) {
 		struct mlx5x_cmd_ent *ent = cmd->ent[i];
 
@@ -755,7 +794,138 @@ void mlx5x_cmd_kill(struct mlx5x_cmd *cmd)
 		complete(&ent->done);
 	}
 	spin_unlock_irqrestore(&cmd->lock, flags);
-	dev_err(cmd->dev, "command interface killed: commands complete locally from now on\n");
+	dev_err(cmd->dev, "command interface killed: DMA stopped, commands complete locally from now on\n");
+}
+
+/**
+ * mlx5x_cmd_kill() - stop using the device for commands (fail-stop)
+ * @cmd: the engine
+ *
+ * Called on a fatal health syndrome or event, or when no slot is left;
+ * any context.  No command reaches the device from now on.  The device's
+ * DMA is stopped in process context before commands in flight (and any
+ * later one) complete locally: a destroy that "succeeds" lets its caller
+ * free memory the device could otherwise still write.  Idempotent.
+ */
+void mlx5x_cmd_kill(struct mlx5x_cmd *cmd)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&cmd->lock, flags);
+	if (cmd->state == MLX5X_CMD_KILLED) {
+		spin_unlock_irqrestore(&cmd->lock, flags);
+		return;
+	}
+	WRITE_ONCE(cmd->state, MLX5X_CMD_KILLED);
+	/* Queued under the lock: whoever sees KILLED can flush it. */
+	schedule_work(&cmd->kill_work);
+	spin_unlock_irqrestore(&cmd->lock, flags);
+}
+
+/*
+ * Slots with a waiter the device is done with but nobody woke.  With
+ * @second_look, only those found so at the previous look too: the event
+ * of a just finished command may simply be on its way.
+ */
+static unsigned long cmd_missed(struct mlx5x_cmd *cmd, bool second_look)
+{
+	unsigned long flags, missed = 0;
+	unsigned int i;
+
+	spin_lock_irqsave(&cmd->lock, flags);
+	for (i = 0; i <= cmd->max_reg; i++) {
+		struct mlx5x_cmd_ent *ent = cmd->ent[i];
+
+		if (!ent || ent->quarantined || completion_done(&ent->done) ||
+		    !cmd_hw_done(cmd_layout(cmd, i)))
+			continue;
+		if (second_look && !ent->wd_seen) {
+			ent->wd_seen = true;
+			continue;
+		}
+		__set_bit(i, &missed);
+	}
+	spin_unlock_irqrestore(&cmd->lock, flags);
+	return missed;
+}
+
+/* Wake the waiters of @missed the EQ poll did not wake; count them. */
+static unsigned int cmd_complete_missed(struct mlx5x_cmd *cmd,
+					unsigned long missed)
+{
+	unsigned int i, n = 0;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cmd->lock, flags);
+	for_each_set_bit(i, &missed, MLX5X_CMD_MAX_SLOTS) {
+		struct mlx5x_cmd_ent *ent = cmd->ent[i];
+
+		if (!ent || completion_done(&ent->done))
+			continue;
+		complete(&ent->done);
+		n++;
+	}
+	spin_unlock_irqrestore(&cmd->lock, flags);
+	return n;
+}
+
+/**
+ * mlx5x_cmd_watchdog_check() - find completions whose wake-up was lost
+ * @cmd: the engine, in events mode, @mode_sem held for read
+ * @now: act on what is missed now; else (the periodic watchdog) only on
+ *	what was already missed at the previous check
+ *
+ * A descriptor the device gave back without its waiter being woken means
+ * a lost interrupt (the EQE sits in the EQ: one serialized poll of the EQ
+ * delivers it, and every other one waiting there) or a lost event (the
+ * waiter is woken here).  Cheap when nothing was lost: owner bits only.
+ */
+void mlx5x_cmd_watchdog_check(struct mlx5x_cmd *cmd, bool now)
+{
+	unsigned long missed = cmd_missed(cmd, !now);
+	unsigned int n_irq, n_ev;
+	int eqes = 0;
+
+	if (!missed)
+		return;
+	if (cmd->recover)
+		eqes = cmd->recover(cmd->recover_ctx);
+	n_ev = cmd_complete_missed(cmd, cmd_missed(cmd, false) & missed);
+	n_irq = hweight_long(missed) - n_ev;
+	atomic64_add(hweight_long(missed), &cmd->stats.recovered);
+	dev_warn_ratelimited(cmd->dev,
+			     "command watchdog: %u completions by a missed interrupt (%d EQEs polled), %u without an event\n",
+			     n_irq, eqes, n_ev);
+}
+
+static bool cmd_busy(struct mlx5x_cmd *cmd)
+{
+	unsigned long flags;
+	unsigned int i;
+	bool busy = false;
+
+	spin_lock_irqsave(&cmd->lock, flags);
+	for (i = 0; i <= cmd->max_reg && !busy; i++)
+		busy = cmd->ent[i] && !cmd->ent[i]->quarantined;
+	spin_unlock_irqrestore(&cmd->lock, flags);
+	return busy;
+}
+
+/* Re-armed while commands are outstanding; armed by each events command. */
+static void cmd_watchdog_work(struct work_struct *work)
+{
+	struct mlx5x_cmd *cmd = container_of(to_delayed_work(work),
+					     struct mlx5x_cmd, watchdog);
+
+	/* A mode switch waits for commands: never block it, retry later. */
+	if (down_read_trylock(&cmd->mode_sem)) {
+		if (cmd->mode == MLX5X_CMD_MODE_EVENTS && !mlx5x_cmd_killed(cmd))
+			mlx5x_cmd_watchdog_check(cmd, false);
+		up_read(&cmd->mode_sem);
+	}
+	if (cmd_busy(cmd))
+		queue_delayed_work(system_wq, &cmd->watchdog,
+				   msecs_to_jiffies(cmd->watchdog_ms));
 }
 
 /**
@@ -788,6 +958,30 @@ void mlx5x_cmd_use_polling(struct mlx5x_cmd *cmd)
 }
 
 /**
+ * mlx5x_cmd_sw_init() - the engine's host-side state (no device, no DMA)
+ * @cmd: zeroed engine
+ * @log_sz: number of slots (log2)
+ *
+ * Polling mode, all regular slots free, not killed.
+ */
+void mlx5x_cmd_sw_init(struct mlx5x_cmd *cmd, u8 log_sz)
+{
+	cmd->log_sz = log_sz;
+	cmd->max_reg = (1U << log_sz) - 1;
+	cmd->free_slots = GENMASK(cmd->max_reg - 1, 0);
+	cmd->timeout_ms = max(cmd_timeout_ms, 100U);
+	cmd->watchdog_ms = max(cmd_watchdog_ms, 10U);
+	cmd->mode = MLX5X_CMD_MODE_POLLING;
+	cmd->state = MLX5X_CMD_ACTIVE;
+	sema_init(&cmd->credits, cmd->max_reg);
+	sema_init(&cmd->pages_credit, 1);
+	init_rwsem(&cmd->mode_sem);
+	spin_lock_init(&cmd->lock);
+	INIT_DELAYED_WORK(&cmd->watchdog, cmd_watchdog_work);
+	INIT_WORK(&cmd->kill_work, cmd_kill_work);
+}
+
+/**
  * mlx5x_cmd_init() - allocate the command queue and hand it to the device
  * @cmd: the engine to set up (zeroed by the caller)
  * @dev: the PCI device
@@ -802,17 +996,9 @@ int mlx5x_cmd_init(struct mlx5x_cmd *cmd, struct device *dev,
 {
 	cmd->dev = dev;
 	cmd->iseg = iseg;
-	cmd->log_sz = log_sz;
 	cmd->log_stride = log_stride;
-	cmd->max_reg = (1U << log_sz) - 1;
-	cmd->free_slots = GENMASK(cmd->max_reg - 1, 0);
-	cmd->timeout_ms = max(cmd_timeout_ms, 100U);
-	cmd->mode = MLX5X_CMD_MODE_POLLING;
-	cmd->state = MLX5X_CMD_ACTIVE;
-	sema_init(&cmd->credits, cmd->max_reg);
-	sema_init(&cmd->pages_credit, 1);
-	init_rwsem(&cmd->mode_sem);
-	spin_lock_init(&cmd->lock);
+	cmd->stop_dma = dev_is_pci(dev) ? cmd_stop_dma_pci : NULL;
+	mlx5x_cmd_sw_init(cmd, log_sz);
 
 	cmd->pool = dma_pool_create("mlx5x_cmd", dev, MLX5X_MBOX_ALIGN,
 				    MLX5X_MBOX_ALIGN, 0);
@@ -843,6 +1029,9 @@ int mlx5x_cmd_init(struct mlx5x_cmd *cmd, struct device *dev,
 void mlx5x_cmd_cleanup(struct mlx5x_cmd *cmd)
 {
 	unsigned int i;
+
+	cancel_delayed_work_sync(&cmd->watchdog);
+	flush_work(&cmd->kill_work);
 
 	for (i = 0; i <= cmd->max_reg; i++) {
 		if (cmd->ent[i]) {

@@ -9,10 +9,12 @@
 
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/semaphore.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "hw.h"
 
@@ -26,8 +28,10 @@ enum mlx5x_cmd_mode {
 
 /*
  * Fail-stop state.  Once KILLED the engine never touches the device
- * again: commands complete locally, creates fail with -ENODEV and
- * destroys succeed, so teardown after a device error cannot hang.
+ * again: its DMA is stopped first (mlx5x_cmd_kill()), then commands
+ * complete locally, creates fail with -ENODEV and destroys succeed, so
+ * teardown after a device error can neither hang nor free memory the
+ * device still writes.
  */
 enum mlx5x_cmd_state {
 	MLX5X_CMD_ACTIVE,	/* submitting commands to the device */
@@ -61,7 +65,8 @@ struct mlx5x_cmd_msg {
 
 /**
  * struct mlx5x_cmd_ent - one command in flight on a slot
- * @done: completed by the CMD EQE handler (events mode) or by kill
+ * @done: completed by a CMD EQE or the watchdog once the device gave the
+ *	descriptor back (owner bit clear), or by kill once DMA is stopped
  * @in: input chain, or NULL if the input fits inline
  * @out: output chain, or NULL if the output fits inline
  * @opcode: for messages
@@ -70,6 +75,7 @@ struct mlx5x_cmd_msg {
  * @quarantined: the caller gave up waiting; the device may still own the
  *	slot, so its mailboxes stay allocated until the device lets go
  * @killed: completed locally by mlx5x_cmd_kill()
+ * @wd_seen: the watchdog found it done but not woken once already
  */
 struct mlx5x_cmd_ent {
 	struct completion done;
@@ -80,6 +86,7 @@ struct mlx5x_cmd_ent {
 	u8 token;
 	bool quarantined;
 	bool killed;
+	bool wd_seen;
 };
 
 /**
@@ -87,8 +94,9 @@ struct mlx5x_cmd_ent {
  * @issued: descriptors handed to the device
  * @failed: commands that returned an error to their caller
  * @timeouts: commands that got no completion in time
- * @recovered: completions found by the missed-event poll
+ * @recovered: completions found by the missed-event watchdog
  * @late: completions that arrived after their command timed out
+ * @stale: CMD events for an idle or device-owned slot (ignored)
  */
 struct mlx5x_cmd_stats {
 	atomic64_t issued;
@@ -96,6 +104,7 @@ struct mlx5x_cmd_stats {
 	atomic64_t timeouts;
 	atomic64_t recovered;
 	atomic64_t late;
+	atomic64_t stale;
 };
 
 /**
@@ -120,9 +129,17 @@ struct mlx5x_cmd_stats {
  * @state: ACTIVE or KILLED
  * @quarantined: number of regular slots lost to timeouts
  * @timeout_ms: per-command completion timeout
- * @recover: polls the EQ carrying CMD events once (missed-event check);
- *	returns the number of EQEs consumed.  Set with the events mode.
+ * @watchdog_ms: period of @watchdog
+ * @recover: polls the EQ carrying CMD events once (missed-interrupt
+ *	check); returns the number of EQEs consumed.  Set with the events
+ *	mode, called only under @mode_sem (read) so it never outlives the EQ.
  * @recover_ctx: argument for @recover
+ * @watchdog: while commands are outstanding in events mode, looks for
+ *	descriptors the device gave back without an event reaching us
+ *	(found so at two looks in a row)
+ * @stop_dma: stops the function's DMA; called once by @kill_work before
+ *	anything in flight completes locally
+ * @kill_work: stops DMA, then completes the commands in flight (killed)
  * @stats: counters
  */
 struct mlx5x_cmd {
@@ -145,11 +162,16 @@ struct mlx5x_cmd {
 	enum mlx5x_cmd_state state;
 	unsigned int quarantined;
 	unsigned int timeout_ms;
+	unsigned int watchdog_ms;
 	int (*recover)(void *ctx);
 	void *recover_ctx;
+	struct delayed_work watchdog;
+	void (*stop_dma)(struct mlx5x_cmd *cmd);
+	struct work_struct kill_work;
 	struct mlx5x_cmd_stats stats;
 };
 
+void mlx5x_cmd_sw_init(struct mlx5x_cmd *cmd, u8 log_sz);
 int mlx5x_cmd_init(struct mlx5x_cmd *cmd, struct device *dev,
 		   void __iomem *iseg, u8 log_sz, u8 log_stride);
 void mlx5x_cmd_cleanup(struct mlx5x_cmd *cmd);
@@ -169,6 +191,7 @@ void mlx5x_cmd_use_polling(struct mlx5x_cmd *cmd);
 void mlx5x_cmd_comp_handler(struct mlx5x_cmd *cmd, u32 vector);
 void mlx5x_cmd_kill(struct mlx5x_cmd *cmd);
 bool mlx5x_cmd_killed(struct mlx5x_cmd *cmd);
+void mlx5x_cmd_watchdog_check(struct mlx5x_cmd *cmd, bool now);
 
 /* Pure helpers, shared with the KUnit suites. */
 const char *mlx5x_cmd_opcode_str(u16 opcode);

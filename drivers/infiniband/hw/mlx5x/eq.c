@@ -275,17 +275,22 @@ static irqreturn_t eq_comp_irq(int irq, void *data)
 /*
  * Missed-interrupt check for the command engine: with the IRQ masked
  * (and any running handler finished), consume what the async EQ holds.
+ * disable_irq() only keeps the handler out; two commands timing out
+ * together (or one and the watchdog) would still poll the ring at once,
+ * so the pollers take turns on recover_lock.
  */
 static int eq_async_recover(void *ctx)
 {
 	struct mlx5x_eq *eq = ctx;
 	int n;
 
+	mutex_lock(&eq->recover_lock);
 	disable_irq(eq->irqn);
 	n = eq_poll(eq, BIT(eq->ring.log_nent), eq_async_eqe);
 	eq->stats.eqes += n;
 	eq_arm(eq);
 	enable_irq(eq->irqn);
+	mutex_unlock(&eq->recover_lock);
 	return n;
 }
 
@@ -400,6 +405,7 @@ static int eq_create_async(struct mlx5x_eq_table *tbl, u8 log_max_eq_sz)
 	int err;
 
 	eq->vec = 0;
+	mutex_init(&eq->recover_lock);
 	snprintf(eq->name, sizeof(eq->name), "mlx5x_async@pci:%s",
 		 pci_name(tbl->pdev));
 	/* Created while the engine still polls: its own CREATE_EQ too. */

@@ -7,6 +7,7 @@
 #ifndef MLX5X_EQ_H
 #define MLX5X_EQ_H
 
+#include <linux/mutex.h>
 #include <linux/types.h>
 
 #include "cq_table.h"
@@ -79,6 +80,8 @@ struct mlx5x_eq_stats {
  * @tbl: owning table
  * @cqbh: completion bottom half (completion EQs only)
  * @stats: counters
+ * @recover_lock: serializes polls of the ring outside the IRQ handler
+ *	(async EQ: the command engine's missed-interrupt recovery)
  * @name: IRQ name shown in /proc/interrupts
  */
 struct mlx5x_eq {
@@ -92,6 +95,7 @@ struct mlx5x_eq {
 	struct mlx5x_eq_table *tbl;
 	struct mlx5x_cq_bh cqbh;
 	struct mlx5x_eq_stats stats;
+	struct mutex recover_lock; /* ring polls outside the IRQ handler */
 	char name[48];
 };
 

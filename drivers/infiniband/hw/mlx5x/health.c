@@ -5,10 +5,11 @@
  * off the bus) and the NIC interface mode.  A fatal reading puts the
  * function into the error state once: the command engine is killed so
  * creates fail and destroys complete locally, and remove still works.
- * A syndrome is fatal only with the recover-flow-request bit, as
- * mlx5_core judges it; alone (an EQ overrun, a temperature warning) it is
- * reported once and polling goes on.  A counter that stops moving is
- * reported but is not fatal by itself.
+ * A syndrome is fatal only with the recovery-flow-required bit, as the
+ * PRM says and mlx5_core reads it; without it the syndrome is reported
+ * (logged once per new value, counted) and the function stays in
+ * service.  A counter that stops moving is reported but is not fatal by
+ * itself.
  */
 #include <linux/device.h>
 #include <linux/io.h>
@@ -49,31 +50,34 @@ const char *mlx5x_health_synd_str(u8 synd)
  * @h: poller state (counter history is updated)
  * @s: the sample
  *
- * Pure logic, no register access.
+ * Pure logic, no register access.  Fatal: the function reads all ones,
+ * its NIC interface is disabled or in software reset, or a syndrome
+ * comes with the recovery-flow-required bit.  A syndrome without it is
+ * reported once per new value.
  */
 enum mlx5x_health_verdict mlx5x_health_judge(struct mlx5x_health *h,
 					     const struct mlx5x_health_sample *s)
 {
 	u8 synd = FIELD_GET(MLX5X_ISEG_HEALTH_SYND_MASK, s->synd_word);
 	bool rfr = s->rfr_word & MLX5X_ISEG_HEALTH_RFR_MASK;
-	u8 last = h->last_synd;
+	bool stuck = false;
 
 	if (s->fw_ver == U32_MAX || (synd && rfr) ||
 	    s->nic_if == MLX5X_NIC_IFC_DISABLED ||
 	    s->nic_if == MLX5X_NIC_IFC_SW_RESET)
 		return MLX5X_HEALTH_FATAL;
-	h->last_synd = synd;
-	if (synd && synd != last)
-		return MLX5X_HEALTH_SYNDROME;
 
-	if (s->counter == h->prev_counter) {
-		if (++h->miss == MLX5X_HEALTH_MISS_LIMIT)
-			return MLX5X_HEALTH_STUCK;
-	} else {
+	if (s->counter == h->prev_counter)
+		stuck = ++h->miss == MLX5X_HEALTH_MISS_LIMIT;
+	else
 		h->miss = 0;
-	}
 	h->prev_counter = s->counter;
-	return MLX5X_HEALTH_OK;
+	if (synd != h->syndrome) {
+		h->syndrome = synd;
+		if (synd)
+			return MLX5X_HEALTH_REPORT;
+	}
+	return stuck ? MLX5X_HEALTH_STUCK : MLX5X_HEALTH_OK;
 }
 
 static u32 health_rd(struct mlx5x_health *h, unsigned int off)
@@ -126,14 +130,15 @@ static void health_work(struct work_struct *work)
 		/* Logged once; the error state is final, stop polling. */
 		health_enter_error(h, &s);
 		return;
+	case MLX5X_HEALTH_REPORT:
+		h->reported++;
+		dev_err(h->dev, "health: syndrome 0x%x (%s), ext 0x%x, no recovery flow requested: reported, device kept in service\n",
+			h->syndrome, mlx5x_health_synd_str(h->syndrome),
+			(u32)FIELD_GET(MLX5X_ISEG_HEALTH_EXT_SYND_MASK, s.synd_word));
+		break;
 	case MLX5X_HEALTH_STUCK:
 		dev_warn(h->dev, "health: counter stuck at %u for %u polls\n",
 			 s.counter, MLX5X_HEALTH_MISS_LIMIT);
-		break;
-	case MLX5X_HEALTH_SYNDROME:
-		dev_warn(h->dev, "health: syndrome 0x%x (%s), ext 0x%x, no recover flow requested\n",
-			 h->last_synd, mlx5x_health_synd_str(h->last_synd),
-			 (u32)FIELD_GET(MLX5X_ISEG_HEALTH_EXT_SYND_MASK, s.synd_word));
 		break;
 	case MLX5X_HEALTH_OK:
 		break;
@@ -150,7 +155,8 @@ void mlx5x_health_start(struct mlx5x_health *h, struct device *dev,
 	h->cmd = cmd;
 	h->prev_counter = ioread32be(iseg + MLX5X_ISEG_HEALTH_COUNTER_OFF);
 	h->miss = 0;
-	h->last_synd = 0;
+	h->syndrome = 0;
+	h->reported = 0;
 	h->fatal = false;
 	h->stopping = false;
 	INIT_DELAYED_WORK(&h->work, health_work);

@@ -16,8 +16,10 @@ struct mlx5x_cmd;
 enum mlx5x_health_verdict {
 	MLX5X_HEALTH_OK,
 	MLX5X_HEALTH_STUCK,	/* counter did not move for a while */
-	MLX5X_HEALTH_FATAL,	/* syndrome with RFR, PCI dead or NIC interface down */
-	MLX5X_HEALTH_SYNDROME,	/* a new syndrome without RFR: a warning */
+	MLX5X_HEALTH_REPORT,	/* a new syndrome without recovery request */
+	MLX5X_HEALTH_FATAL,	/* syndrome with recovery request, PCI dead
+				 * or NIC interface down
+				 */
 };
 
 /**
@@ -46,9 +48,10 @@ struct mlx5x_health_sample {
  * @cb_ctx: its argument
  * @prev_counter: counter at the previous poll
  * @miss: consecutive polls without counter progress
- * @last_synd: syndrome seen at the previous poll
  * @fatal: set once, never cleared: the device is in the error state
- * @syndrome: syndrome that caused @fatal
+ * @syndrome: syndrome seen at the last poll (the one that caused @fatal,
+ *	once set)
+ * @reported: syndromes reported without a recovery request
  * @stopping: set by mlx5x_health_stop(); the work does not re-arm
  *
  * All fields but @fatal and @stopping are used only by the work item.
@@ -62,9 +65,9 @@ struct mlx5x_health {
 	void *cb_ctx;
 	u32 prev_counter;
 	unsigned int miss;
-	u8 last_synd;
 	bool fatal;
 	u8 syndrome;
+	unsigned int reported;
 	bool stopping;
 };
 

@@ -168,7 +168,8 @@ struct mlx5x_ib_dev {
  * struct mlx5x_ib_ucontext - one open device file of a process
  * @ibuc: core object; first member
  * @cqe_version: CQE format agreed with libmlx5 (0 or 1)
- * @lock: protects @db_pages and @uars
+ * @lock: protects @db_pages and @uars; taken under mmap_lock (a UAR is
+ *	freed on vma close), so never held across a pin, which takes mmap_lock
  * @db_pages: pinned doorbell-record pages (struct mlx5x_db_page)
  * @uars: live UAR objects (struct mlx5x_uar_entry)
  */
@@ -277,6 +278,8 @@ struct mlx5x_ib_mw {
  * @start: user address of the memory
  * @length: bytes
  * @iova: address the key translates from
+ * @writable: the memory is pinned for writing (FOLL_WRITE); of an
+ *	existing registration only
  */
 struct mlx5x_mr_reg {
 	struct ib_pd *pd;
@@ -284,6 +287,7 @@ struct mlx5x_mr_reg {
 	u64 start;
 	u64 length;
 	u64 iova;
+	bool writable;
 };
 
 /**

@@ -5,7 +5,11 @@
  * Probe is an ordered list of stages; each stage has an optional undo.
  * A failed probe undoes the completed stages in reverse order and remove
  * undoes all of them the same way, so adding a stage is one table line
- * and the two paths can never drift apart.
+ * and the two paths can never drift apart.  Shutdown (reboot, kexec) is
+ * remove without freeing: the function must stop its DMA before the next
+ * kernel owns the memory.  PCI error recovery is remove (with the command
+ * interface killed: the device is unreachable) and probe again, split at
+ * the slot reset as the PCI core asks.
  */
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
@@ -14,12 +18,6 @@
 
 #include "ib.h"
 #include "mlx5x.h"
-
-struct mlx5x_stage {
-	const char *name;
-	int (*init)(struct mlx5x_dev *mdev);
-	void (*fini)(struct mlx5x_dev *mdev);
-};
 
 static int mlx5x_pci_enable(struct mlx5x_dev *mdev)
 {
@@ -103,11 +101,25 @@ static void mlx5x_dma_disable(struct mlx5x_dev *mdev)
 	pci_clear_master(mdev->pdev);
 }
 
+/*
+ * The configuration a slot reset loses (BARs, command register, MSI-X):
+ * saved once the function is set up; after a slot reset, restored from
+ * that and saved again for the next error.
+ */
+static int mlx5x_pci_state(struct mlx5x_dev *mdev)
+{
+	if (mdev->recovering)
+		pci_restore_state(mdev->pdev);
+	pci_save_state(mdev->pdev);
+	return 0;
+}
+
 /* Probe order; teardown runs it backwards. */
 static const struct mlx5x_stage mlx5x_stages[] = {
 	{ "pci",  mlx5x_pci_enable, mlx5x_pci_disable },
 	{ "bar0", mlx5x_bar_map,    mlx5x_bar_unmap },
 	{ "dma",  mlx5x_dma_enable, mlx5x_dma_disable },
+	{ "state", mlx5x_pci_state, NULL, .reset = true },
 	{ "iseg", mlx5x_iseg_init,  NULL },
 	{ "cmdq",   mlx5x_hca_cmdq_init,   mlx5x_hca_cmdq_fini },
 	{ "health", mlx5x_hca_health_init, mlx5x_hca_health_fini },
@@ -129,19 +141,20 @@ static void mlx5x_stages_unwind(struct mlx5x_dev *mdev)
 	const struct mlx5x_stage *stage;
 
 	while (mdev->nr_stages) {
-		stage = &mlx5x_stages[--mdev->nr_stages];
+		stage = &mdev->stages[--mdev->nr_stages];
 		if (stage->fini)
 			stage->fini(mdev);
 	}
 }
 
-static int mlx5x_stages_run(struct mlx5x_dev *mdev)
+/* Run the stages up to and excluding @end; on failure undo them all. */
+static int mlx5x_stages_run_to(struct mlx5x_dev *mdev, unsigned int end)
 {
 	const struct mlx5x_stage *stage;
 	int err;
 
-	while (mdev->nr_stages < ARRAY_SIZE(mlx5x_stages)) {
-		stage = &mlx5x_stages[mdev->nr_stages];
+	while (mdev->nr_stages < end) {
+		stage = &mdev->stages[mdev->nr_stages];
 		err = stage->init(mdev);
 		if (err) {
 			dev_err(mlx5x_to_dev(mdev), "probe stage %s failed: %d\n",
@@ -154,6 +167,32 @@ static int mlx5x_stages_run(struct mlx5x_dev *mdev)
 	return 0;
 }
 
+static int mlx5x_stages_run(struct mlx5x_dev *mdev)
+{
+	return mlx5x_stages_run_to(mdev, mdev->nr_stage_tbl);
+}
+
+/* A fresh device state, as probe found it: the stage inits expect zeroes. */
+static void mlx5x_dev_reset_sw(struct mlx5x_dev *mdev)
+{
+	*mdev = (struct mlx5x_dev){
+		.pdev = mdev->pdev,
+		.stages = mdev->stages,
+		.nr_stage_tbl = mdev->nr_stage_tbl,
+		.recovering = mdev->recovering,
+	};
+}
+
+static bool mlx5x_cmdq_up(struct mlx5x_dev *mdev)
+{
+	unsigned int i;
+
+	for (i = 0; i < mdev->nr_stages; i++)
+		if (mdev->stages[i].init == mlx5x_hca_cmdq_init)
+			return true;
+	return false;
+}
+
 static int mlx5x_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct mlx5x_dev *mdev;
@@ -163,6 +202,8 @@ static int mlx5x_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!mdev)
 		return -ENOMEM;
 	mdev->pdev = pdev;
+	mdev->stages = mlx5x_stages;
+	mdev->nr_stage_tbl = ARRAY_SIZE(mlx5x_stages);
 	pci_set_drvdata(pdev, mdev);
 
 	err = mlx5x_stages_run(mdev);
@@ -181,6 +222,113 @@ static void mlx5x_remove(struct pci_dev *pdev)
 	pci_set_drvdata(pdev, NULL);
 	kfree(mdev);
 }
+
+/**
+ * mlx5x_quiesce() - bring the function down for a reboot or kexec
+ * @mdev: the function
+ *
+ * The orderly teardown of remove (the firmware gives its pages back and
+ * stops the queues; bus mastering goes off last), without freeing @mdev:
+ * nothing may DMA into memory the next kernel owns.  With the command
+ * interface killed the teardown completes locally, after the kill stopped
+ * the DMA.
+ */
+void mlx5x_quiesce(struct mlx5x_dev *mdev)
+{
+	mlx5x_stages_unwind(mdev);
+}
+
+static void mlx5x_shutdown(struct pci_dev *pdev)
+{
+	struct mlx5x_dev *mdev = pci_get_drvdata(pdev);
+
+	if (mdev)
+		mlx5x_quiesce(mdev);
+}
+
+/**
+ * mlx5x_err_detected() - the PCI core saw an error on the function's link
+ * @mdev: the function
+ * @state: frozen (a reset follows) or permanent failure
+ *
+ * The device is unreachable: kill the command interface so teardown
+ * completes locally, take everything down and wait for the slot reset.
+ */
+pci_ers_result_t mlx5x_err_detected(struct mlx5x_dev *mdev,
+				    pci_channel_state_t state)
+{
+	dev_err(mlx5x_to_dev(mdev), "PCI error detected (channel state %d), taking the function down\n",
+		state);
+	if (mlx5x_cmdq_up(mdev))
+		mlx5x_cmd_kill(&mdev->hca.cmd);
+	mlx5x_stages_unwind(mdev);
+	mlx5x_dev_reset_sw(mdev);
+	mdev->recovering = true;
+	return state == pci_channel_io_perm_failure ?
+	       PCI_ERS_RESULT_DISCONNECT : PCI_ERS_RESULT_NEED_RESET;
+}
+
+/**
+ * mlx5x_err_slot_reset() - the slot was reset: is the function back?
+ * @mdev: the function, all stages down
+ *
+ * Enables it again up to the reset stage (PCI, BAR, DMA, and the
+ * configuration saved at probe restored); the rest comes on resume.
+ */
+pci_ers_result_t mlx5x_err_slot_reset(struct mlx5x_dev *mdev)
+{
+	unsigned int i;
+
+	for (i = 0; i < mdev->nr_stage_tbl; i++)
+		if (mdev->stages[i].reset)
+			break;
+	if (i == mdev->nr_stage_tbl ||
+	    mlx5x_stages_run_to(mdev, i + 1)) {
+		dev_err(mlx5x_to_dev(mdev), "PCI slot reset: function not usable\n");
+		mlx5x_dev_reset_sw(mdev);
+		mdev->recovering = false;
+		return PCI_ERS_RESULT_DISCONNECT;
+	}
+	return PCI_ERS_RESULT_RECOVERED;
+}
+
+/* Traffic may flow again: bring the HCA and the RDMA device back. */
+void mlx5x_err_resume(struct mlx5x_dev *mdev)
+{
+	int err;
+
+	mdev->recovering = false;
+	err = mlx5x_stages_run(mdev);
+	if (err) {
+		dev_err(mlx5x_to_dev(mdev), "PCI error recovery failed: %d, function left down\n",
+			err);
+		mlx5x_dev_reset_sw(mdev);
+		return;
+	}
+	dev_info(mlx5x_to_dev(mdev), "PCI error recovery done\n");
+}
+
+static pci_ers_result_t mlx5x_pci_error_detected(struct pci_dev *pdev,
+						 pci_channel_state_t state)
+{
+	return mlx5x_err_detected(pci_get_drvdata(pdev), state);
+}
+
+static pci_ers_result_t mlx5x_pci_slot_reset(struct pci_dev *pdev)
+{
+	return mlx5x_err_slot_reset(pci_get_drvdata(pdev));
+}
+
+static void mlx5x_pci_resume(struct pci_dev *pdev)
+{
+	mlx5x_err_resume(pci_get_drvdata(pdev));
+}
+
+static const struct pci_error_handlers mlx5x_err_handler = {
+	.error_detected = mlx5x_pci_error_detected,
+	.slot_reset = mlx5x_pci_slot_reset,
+	.resume = mlx5x_pci_resume,
+};
 
 /*
  * ConnectX-4 ... ConnectX-7 physical functions; VFs are not supported.
@@ -209,6 +357,8 @@ static struct pci_driver mlx5x_pci_driver = {
 	.id_table = mlx5x_pci_table,
 	.probe = mlx5x_probe,
 	.remove = mlx5x_remove,
+	.shutdown = mlx5x_shutdown,
+	.err_handler = &mlx5x_err_handler,
 };
 module_pci_driver(mlx5x_pci_driver);
 

@@ -197,13 +197,22 @@ struct ib_mr *mlx5x_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
  * @req: the request's values; on success, every field the request does
  *	not change is taken from @old
  *
- * Return: 0, or -EOPNOTSUPP for an unknown flag.
+ * Without a new range the pages pinned for @old are kept, so a new
+ * access may not ask for writes to memory pinned read-only (possibly a
+ * read-only file mapping): the device would write pages the process may
+ * not, as mlx5_ib refuses it too.
+ *
+ * Return: 0, -EOPNOTSUPP for an unknown flag, -EACCES for write access
+ * over a read-only pin.
  */
 int mlx5x_mr_rereg_args(int flags, const struct mlx5x_mr_reg *old,
 			struct mlx5x_mr_reg *req)
 {
 	if (flags & ~(IB_MR_REREG_TRANS | IB_MR_REREG_PD | IB_MR_REREG_ACCESS))
 		return -EOPNOTSUPP;
+	if ((flags & IB_MR_REREG_ACCESS) && !(flags & IB_MR_REREG_TRANS) &&
+	    ib_access_writable(req->access) && !old->writable)
+		return -EACCES;
 	if (!(flags & IB_MR_REREG_PD))
 		req->pd = old->pd;
 	if (!(flags & IB_MR_REREG_ACCESS))
@@ -261,7 +270,7 @@ struct ib_mr *mlx5x_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 	struct mlx5x_mr_reg old = {
 		.pd = ibmr->pd, .access = mr->access,
 		.start = mr->umem->address, .length = ibmr->length,
-		.iova = ibmr->iova,
+		.iova = ibmr->iova, .writable = mr->umem->writable,
 	};
 	struct mlx5x_mr_reg req = {
 		.pd = pd, .access = access, .start = start, .length = length,

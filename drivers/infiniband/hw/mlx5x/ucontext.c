@@ -485,6 +485,13 @@ static struct mlx5x_db_page *db_page_pin(struct mlx5x_ib_dev *dev,
 	return page;
 }
 
+static void db_page_free(struct mlx5x_db_page *page)
+{
+	ib_umem_release(page->umem);
+	mmdrop(page->mm);
+	kfree(page);
+}
+
 /**
  * mlx5x_db_map() - map the doorbell record at user address @virt
  * @dev: device
@@ -494,46 +501,56 @@ static struct mlx5x_db_page *db_page_pin(struct mlx5x_ib_dev *dev,
  *
  * libmlx5 packs the records of a context's CQs and QPs into shared
  * pages, so each page is pinned once and counted.
+ *
+ * Pinning takes mmap_lock, and the UAR free path takes @uctx->lock under
+ * it (a vma close), so the page is pinned with @uctx->lock dropped and
+ * inserted under it; a mapper that lost the race to another one for the
+ * same page drops its own pin.
  */
 int mlx5x_db_map(struct mlx5x_ib_dev *dev, struct mlx5x_ib_ucontext *uctx,
 		 u64 virt, struct mlx5x_db *db)
 {
 	unsigned long user_virt = virt & PAGE_MASK;
-	struct mlx5x_db_page *page;
-	int err = 0;
+	struct mlx5x_db_page *page, *pinned = NULL;
 
 	if (!virt || !IS_ALIGNED(virt, MLX5X_DB_ALIGN))
 		return -EINVAL;
-	mutex_lock(&uctx->lock);
-	page = db_page_find(uctx, user_virt);
+	for (;;) {
+		mutex_lock(&uctx->lock);
+		page = db_page_find(uctx, user_virt);
+		if (page || pinned)
+			break;
+		mutex_unlock(&uctx->lock);
+		pinned = db_page_pin(dev, user_virt);
+		if (IS_ERR(pinned))
+			return PTR_ERR(pinned);
+	}
 	if (!page) {
-		page = db_page_pin(dev, user_virt);
-		if (IS_ERR(page)) {
-			err = PTR_ERR(page);
-			goto out;
-		}
+		page = pinned;
+		pinned = NULL;
 		list_add(&page->node, &uctx->db_pages);
 	}
 	page->refs++;
 	db->page = page;
 	db->dma = page->dma + (virt & ~PAGE_MASK);
-out:
 	mutex_unlock(&uctx->lock);
-	return err;
+	if (pinned)
+		db_page_free(pinned);
+	return 0;
 }
 
 void mlx5x_db_unmap(struct mlx5x_ib_ucontext *uctx, struct mlx5x_db *db)
 {
 	struct mlx5x_db_page *page = db->page;
+	bool last;
 
 	mutex_lock(&uctx->lock);
-	if (!--page->refs) {
+	last = !--page->refs;
+	if (last)
 		list_del(&page->node);
-		ib_umem_release(page->umem);
-		mmdrop(page->mm);
-		kfree(page);
-	}
 	mutex_unlock(&uctx->lock);
+	if (last)
+		db_page_free(page);
 	db->page = NULL;
 }
 

@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2153
 # (FAULT_* come from job.env)
-# Fault suite of lane mlx5x (sourced by run.sh): three emulated ConnectX
-# functions, each with one fault injected by its emulator (lane.sh), driven
-# one at a time.  driver_override keeps mlx5x off the functions a scenario
+# Fault suite of lane mlx5x (sourced by run.sh): one emulated ConnectX
+# function per scenario, each with one fault injected (or one way of
+# completing commands chosen) by its emulator (lane.sh), driven one at a
+# time.  driver_override keeps mlx5x off the functions a scenario
 # does not use.  Each scenario records one line from the guest's side
 # (driver behaviour, dmesg text); lane.sh then folds the emulator's view
 # (report, trace) into the same line.
 #
-# job.env: FAULT_FWS (firmware version per function, in bus order),
+# job.env: FAULT_TAGS (the scenarios, in bus order), FAULT_FWS (firmware
+# version per function, in bus order), FAULT_WATCHDOG_MS, FAULT_REPORT_SYND,
 # FAULT_CMD_TMO_MS, FAULT_TIMEOUT_OP/_OPCODE, FAULT_STATUS_OP/_OPCODE,
 # FAULT_STATUS, FAULT_STATUS_NAME, FAULT_STATUS_SYND, FAULT_HEALTH_SYND,
 # FAULT_HEALTH_POLL_MS.
@@ -135,7 +137,83 @@ fault_cmd_status() {
 	fault_record cmd-status "$f" "probe failed at stage eqs: '$(fault_dmesg "$f" | grep -E -m1 "$re" | sed 's/^mlx5x [^ ]* //')'; rmmod ok"
 }
 
-# (c) A fatal health syndrome once the function is up: the poller puts
+# fault_pair NAME: one loopback ibv_rc_pingpong pair on DEV, in the
+# background (its own port); PAIR_PIDS collects it.
+fault_pair() {
+	(run_pair "$1" 300 ibv_rc_pingpong -d "$DEV" -n 200 -s 1024 ||
+		{ echo "$PAIR_ERR" > "$(logname "$1").err"; exit 1; }) &
+	PAIR_PIDS+=" $!"
+	NEXT_PORT=$((NEXT_PORT + 1))
+}
+
+# (c) Command completions the PRM allows beyond one prompt EQE per
+# command (late, out of slot order, several slots in one EQE, an EQE
+# again once the slot is rung anew) or a lost interrupt: probe, two
+# pingpong pairs at once (their commands overlap on the queue) and rmmod
+# all work; no command ends early (an event for a slot the device owns
+# is not its end), times out or is failed, nothing is quarantined or
+# killed.  The watchdog runs every FAULT_WATCHDOG_MS: a completion whose
+# event or interrupt went missing costs two of those at most, not the
+# command timeout.
+# lane.sh checks the emulator's side (the mode really happened, nothing
+# leaked).
+fault_completion() {
+	local f=$1 tag=$2 n i fw pid bad=0
+	fault_begin "$f" "$tag"
+	fault_insmod cmd_watchdog_ms="$FAULT_WATCHDOG_MS" cmd_timeout_ms=20000
+	fault_expect "insmod failed" $?
+	bound_to_mlx5x "$f"
+	fault_expect "not bound after insmod" $?
+	PAIR_PIDS=
+	if wait_mlx5x_ibdev 120 && wait_port_active "$DEV" 60; then
+		fault_pair "faults-$tag-a"
+		fault_pair "faults-$tag-b"
+		for pid in $PAIR_PIDS; do
+			wait "$pid" || bad=$((bad + 1))
+		done
+		[ $bad -eq 0 ]
+		fault_expect "$bad of 2 pingpong pairs failed ($(cat "$LOGS"/faults-"$tag"-*.err 2>/dev/null | head -c 300))" $?
+	else
+		fault_expect "no RDMA device with an active port" 1
+	fi
+	fault_rmmod
+	fault_expect "rmmod failed" $?
+	n=$(echo "$FAULT_TAGS" | tr ' ' '\n' | grep -nx "$tag" | cut -d: -f1)
+	fw=$(echo "$FAULT_FWS" | cut -d' ' -f"$n")
+	fault_want "$f" 1 "firmware $fw, command" "'firmware $fw' lines"
+	fault_want "$f" 0 'no completion after|quarantined|still owned|killed|probe stage|failed|delivery status' \
+		"timeout, quarantine, kill or failure lines"
+	i=$(fault_count "$f" 'command watchdog: ')
+	fault_record "$tag" "$f" "probe, 2 concurrent pingpong pairs, rmmod: no early, failed or timed-out command; $i watchdog lines"
+}
+
+# (d) A health syndrome without the recovery-flow request: reported once,
+# the function stays in service (lane.sh checks the emulator still gets
+# commands after it and gets its pages back through them).
+fault_health_report() {
+	local f=$1 end
+	fault_begin "$f" health-report
+	fault_insmod health_poll_ms="$FAULT_HEALTH_POLL_MS"
+	fault_expect "insmod failed" $?
+	bound_to_mlx5x "$f"
+	fault_expect "not bound after insmod" $?
+	end=$((SECONDS + 60))
+	until [ "$(fault_count "$f" 'health: syndrome')" -gt 0 ]; do
+		[ $SECONDS -lt $end ] || break
+		sleep 0.2
+	done
+	# two more polls: the same syndrome is not reported again
+	sleep $((2 * FAULT_HEALTH_POLL_MS / 1000 + 1))
+	fault_rmmod
+	fault_expect "rmmod failed" $?
+	fault_want "$f" 1 "health: syndrome $FAULT_REPORT_SYND \\(.*\\), ext 0x[0-9a-f]+, no recovery flow requested: reported, device kept in service\$" \
+		"report lines for syndrome $FAULT_REPORT_SYND"
+	fault_want "$f" 1 'health: ' "health lines"
+	fault_want "$f" 0 'fatal|killed|not returned' "fatal, killed or pages-not-returned lines"
+	fault_record health-report "$f" "'$(fault_dmesg "$f" | grep -m1 'health: syndrome' | sed 's/^mlx5x [^ ]* //')', logged once; rmmod ok"
+}
+
+# (e) A fatal health syndrome once the function is up: the poller puts
 # it in the error state, logs that once, the engine stops sending
 # commands (lane.sh checks the emulator saw none), and rmmod completes,
 # freeing locally the pages the dead device still holds.
@@ -155,7 +233,7 @@ fault_health() {
 	fault_rmmod
 	fault_expect "rmmod failed" $?
 	fault_want "$f" 1 "firmware ${FAULT_FWS##* }, command" "'firmware ${FAULT_FWS##* }' lines"
-	fault_want "$f" 1 "health: fatal syndrome $FAULT_HEALTH_SYND \\(.*\\), ext 0x[0-9a-f]+, rfr [01], entering error state\$" \
+	fault_want "$f" 1 "health: fatal syndrome $FAULT_HEALTH_SYND \\(.*\\), ext 0x[0-9a-f]+, rfr 1, entering error state\$" \
 		"fatal syndrome $FAULT_HEALTH_SYND lines in 60 s"
 	# The error state is logged once: no other health line at all.
 	fault_want "$f" 1 'health: ' "health lines"
@@ -168,14 +246,15 @@ fault_health() {
 }
 
 faults_mlx5x() {
-	local n
+	local n want tag
 	: > "$FAULT_ENV"
 	[ -f /job/mlx5x.ko ] || { record faults/setup fail "no /job/mlx5x.ko"; return 1; }
 	FAULT_FNS=$(emu_functions | tr '\n' ' ')
 	FAULT_FNS=${FAULT_FNS% }
 	n=$(echo "$FAULT_FNS" | wc -w)
-	if [ "$n" -ne 3 ]; then
-		record faults/setup fail "$n emulated functions, want 3: $FAULT_FNS"
+	want=$(echo "$FAULT_TAGS" | wc -w)
+	if [ "$n" -ne "$want" ]; then
+		record faults/setup fail "$n emulated functions, want $want: $FAULT_FNS"
 		return 1
 	fi
 	if ! modprobe -a ib_core ib_uverbs > "$(logname faults-setup)" 2>&1; then
@@ -184,10 +263,17 @@ faults_mlx5x() {
 	fi
 	echo "FAULT_FNS=\"$FAULT_FNS\"" >> "$FAULT_ENV"
 	record faults/setup pass "functions $FAULT_FNS"
-	# shellcheck disable=SC2086 # three words
+	# shellcheck disable=SC2086 # one word per function
 	set -- $FAULT_FNS
-	fault_cmd_timeout "$1"
-	fault_cmd_status "$2"
-	fault_health "$3"
+	for tag in $FAULT_TAGS; do
+		case $tag in
+		cmd-timeout) fault_cmd_timeout "$1" ;;
+		cmd-status) fault_cmd_status "$1" ;;
+		cmd-*) fault_completion "$1" "$tag" ;;
+		health-report) fault_health_report "$1" ;;
+		health) fault_health "$1" ;;
+		esac
+		shift
+	done
 	only_function none
 }

@@ -4,6 +4,8 @@
     robust.py mmap DEV          mmap() of the uverbs file: what must be refused
     robust.py cq-overrun DEV    a CQ overrun reaches user space as CQ_ERR
     robust.py srq DEV           SRQ requests and changes that must be refused
+    robust.py rereg-umr DEV     in-place re-registrations past the UMR rings
+    robust.py rereg-readonly DEV  a read-only pin never becomes writable
 
 Prints one result line per check, "name TAB pass|fail TAB detail", for
 guest/robust.sh to record.  A check that cannot reach its verdict (the
@@ -11,6 +13,7 @@ process dies, a blocking call never returns) prints nothing for it, and the
 shell side records that as a failure.
 """
 
+import ctypes
 import errno
 import mmap
 import os
@@ -261,11 +264,47 @@ def check_rereg_umr(dev):
         o.close()
 
 
+def readonly_file_page():
+    """Address of one page of a file mapped PROT_READ, MAP_SHARED."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
+                          ctypes.c_int, ctypes.c_int, ctypes.c_long)
+    fd = os.open('/tmp', os.O_TMPFILE | os.O_RDWR, 0o600)
+    os.write(fd, b'r' * PG)
+    addr = libc.mmap(None, PG, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+    os.close(fd)
+    if addr in (None, ctypes.c_void_p(-1).value):
+        sys.exit('mmap of a read-only file page: errno %d' % ctypes.get_errno())
+    return addr
+
+
+def check_rereg_readonly(dev):
+    """A read-only pin never becomes writable by re-registration."""
+    ctx = Context(name=dev)
+    pd = PD(ctx)
+    addr = readonly_file_page()
+    mr = MR(pd, PG, e.IBV_ACCESS_REMOTE_READ, address=addr)
+    want = e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_WRITE
+    got = rdma_errno(lambda: mr.rereg(e.IBV_REREG_MR_CHANGE_ACCESS, pd, 0, 0,
+                                      want))
+    result('rereg-readonly/write-refused', got == errno.EACCES,
+           'rereg of a PROT_READ file page (MR read-only) to local+remote '
+           'write: %s, expected %s' % (errname(got), errname(errno.EACCES)))
+    got = rdma_errno(lambda: mr.rereg(e.IBV_REREG_MR_CHANGE_ACCESS, pd, 0, 0,
+                                      e.IBV_ACCESS_REMOTE_READ))
+    result('rereg-readonly/read-kept', got == 0,
+           'rereg of the same MR to remote read only: %s' % errname(got))
+    for o in (mr, pd, ctx):
+        o.close()
+
+
 def main():
     checks = {'mmap': check_mmap, 'cq-overrun': check_cq_overrun,
-              'srq': check_srq, 'rereg-umr': check_rereg_umr}
+              'srq': check_srq, 'rereg-umr': check_rereg_umr,
+              'rereg-readonly': check_rereg_readonly}
     if len(sys.argv) != 3 or sys.argv[1] not in checks:
-        sys.exit('usage: robust.py mmap|cq-overrun|srq|rereg-umr DEV')
+        sys.exit('usage: robust.py %s DEV' % '|'.join(checks))
     checks[sys.argv[1]](sys.argv[2])
 
 

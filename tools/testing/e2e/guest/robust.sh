@@ -20,6 +20,10 @@
 #   robust/rereg-umr/write-after    ... and the MR has the last rights:
 #                                   an RDMA WRITE with the old rkey works,
 #   robust/rereg-umr/write-refused  and fails once remote write is dropped
+#   robust/rereg-readonly/write-refused  an MR on a PROT_READ file page
+#                                   (pinned read-only) cannot be made
+#                                   writable by rereg: EACCES
+#   robust/rereg-readonly/read-kept ... while a rereg to read access works
 #   robust/kill9-mid-traffic        both ends of a running pingpong die by
 #                                   SIGKILL
 #   robust/kill9-then-pingpong      a new pingpong works afterwards
@@ -180,6 +184,8 @@ suite_robust() {
 	robust_srq
 	robust_py rereg-umr rereg-umr/keys-kept rereg-umr/write-after \
 		rereg-umr/write-refused
+	robust_py rereg-readonly rereg-readonly/write-refused \
+		rereg-readonly/read-kept
 	robust_kill9
 	robust_rmmod_open
 }

@@ -2,7 +2,13 @@
 /*
  * The command queue engine: descriptors, mailbox chains, delivery status,
  * completion by owner bit and, once an EQ subscribed to command events
- * exists, by command-completion EQE.
+ * exists, by command-completion EQE.  How those EQEs arrive is an option
+ * (--cmd-completion): the PRM only orders a command's EQE after the return
+ * of its descriptor, so they may come late, for several slots at once, in
+ * any slot order, or again after the driver already took the completion
+ * from the owner bit (its own timeout or missed-event path) and rang the
+ * slot anew.  mlx5_core copes with each: it reads the owner bit, not the
+ * event, as the end of a command.
  *
  * Called with emu.lock held, on the device thread (or a test).
  */
@@ -170,16 +176,77 @@ static struct emu_eq *cmd_eq(struct emu *e)
 	return eq_find_for_event(e, MLX5X_EVENT_CMD);
 }
 
-static void report_eqe(struct emu *e, uint32_t slot)
+static uint64_t ms_ns(uint32_t ms)
+{
+	return (uint64_t)ms * 1000000ull;
+}
+
+/* One CMD EQE with a slot vector (bit n = slot n completed). */
+static void post_cmd_eqe(struct emu *e, uint32_t vec)
 {
 	uint8_t data[28] = { 0 };
 	struct emu_eq *eq = cmd_eq(e);
 
 	if (!eq)
 		return;
-	put_be32(data, 1u << slot);
-	if (!eq_post(e, eq, MLX5X_EVENT_CMD, 0, data))
-		e->cmdq.eqes++;
+	if (e->opt.fault.cmd_irq_drop && eq->armed) {
+		/* sent and lost on the way: the EQ is disarmed all the same */
+		e->opt.fault.cmd_irq_drop--;
+		eq->armed = false;
+		eq->irqs++;
+		e->cmdq.irqs_lost++;
+		emu_info("fault: interrupt for the CMD EQE of slots 0x%x lost",
+			 vec);
+	}
+	put_be32(data, vec);
+	if (eq_post(e, eq, MLX5X_EVENT_CMD, 0, data))
+		return;
+	e->cmdq.eqes++;
+	if (vec & (vec - 1))
+		e->cmdq.eqes_merged++;
+}
+
+/* slot's descriptor went back to the driver: its EQE, per the mode */
+static void report_eqe(struct emu *e, uint32_t slot)
+{
+	struct emu_cmdq *q = &e->cmdq;
+
+	switch (e->opt.cmd_eqe.mode) {
+	case CMD_EQE_DELAY:
+	case CMD_EQE_COALESCE:
+		if (!q->late_vec)
+			q->late_at_ns = now_ns() + ms_ns(e->opt.cmd_eqe.ms);
+		q->late_vec |= 1u << slot;
+		q->eqes_late++;
+		return;
+	case CMD_EQE_DUPLICATE:
+		q->dup_vec |= 1u << slot;
+		break;
+	default:
+		break;
+	}
+	post_cmd_eqe(e, 1u << slot);
+}
+
+/* held EQEs whose time came: one for all slots (coalesce) or one each */
+static void flush_late(struct emu *e, uint64_t now)
+{
+	struct emu_cmdq *q = &e->cmdq;
+	uint32_t vec = q->late_vec;
+
+	if (!vec || now < q->late_at_ns)
+		return;
+	q->late_vec = 0;
+	if (e->opt.cmd_eqe.mode == CMD_EQE_COALESCE) {
+		post_cmd_eqe(e, vec);
+		return;
+	}
+	while (vec) {
+		uint32_t bit = vec & -vec;
+
+		vec &= ~bit;
+		post_cmd_eqe(e, bit);
+	}
 }
 
 static void trace(struct emu *e, struct cmd_ctx *c, uint8_t deliv,
@@ -277,12 +344,81 @@ out:
 	free(out.ptr);
 }
 
-void cmdq_run(struct emu *e)
+/* next slot to execute: lowest first, highest first when reordering */
+static uint32_t next_slot(struct emu *e)
 {
-	while (e->cmdq.pending) {
-		uint32_t slot = (uint32_t)__builtin_ctz(e->cmdq.pending);
+	uint32_t p = e->cmdq.pending;
 
-		e->cmdq.pending &= ~(1u << slot);
+	if (e->opt.cmd_eqe.mode == CMD_EQE_REORDER)
+		return 31u - (uint32_t)__builtin_clz(p);
+	return (uint32_t)__builtin_ctz(p);
+}
+
+/*
+ * Duplicate mode: the repeated EQE of a slot goes out when the driver
+ * rings that slot again, and the new command is held for a while, so the
+ * repeat meets a descriptor the device owns.
+ */
+static void repeat_eqes(struct emu *e, uint64_t now)
+{
+	struct emu_cmdq *q = &e->cmdq;
+	uint32_t stale = q->dup_vec & q->pending;
+
+	if (e->opt.cmd_eqe.mode != CMD_EQE_DUPLICATE || !stale || !cmd_eq(e))
+		return;
+	q->dup_vec &= ~stale;
+	post_cmd_eqe(e, stale);
+	q->eqes_dup++;
+	q->exec_at_ns = now + ms_ns(e->opt.cmd_eqe.ms);
+}
+
+void cmdq_run_at(struct emu *e, uint64_t now)
+{
+	struct emu_cmdq *q = &e->cmdq;
+
+	flush_late(e, now);
+	if (!q->pending)
+		return;
+	repeat_eqes(e, now);
+	/* reorder: gather what is rung within the window first */
+	if (e->opt.cmd_eqe.mode == CMD_EQE_REORDER && !q->exec_at_ns)
+		q->exec_at_ns = now + ms_ns(e->opt.cmd_eqe.ms);
+	if (now < q->exec_at_ns)
+		return;
+	q->exec_at_ns = 0;
+	while (q->pending) {
+		uint32_t slot = next_slot(e);
+
+		q->pending &= ~(1u << slot);
 		exec_slot(e, slot);
 	}
+}
+
+void cmdq_run(struct emu *e)
+{
+	cmdq_run_at(e, now_ns());
+}
+
+/* when the device thread is next due here; 0: nothing until a doorbell */
+uint64_t cmdq_wake_at(const struct emu *e)
+{
+	const struct emu_cmdq *q = &e->cmdq;
+	uint64_t at = 0;
+
+	if (q->pending)
+		at = q->exec_at_ns ? q->exec_at_ns : 1;
+	if (q->late_vec && (!at || q->late_at_ns < at))
+		at = q->late_at_ns;
+	return at;
+}
+
+/* function reset: nothing pending, nothing held back */
+void cmdq_reset(struct emu *e)
+{
+	struct emu_cmdq *q = &e->cmdq;
+
+	q->pending = 0;
+	q->exec_at_ns = 0;
+	q->late_vec = 0;
+	q->dup_vec = 0;
 }

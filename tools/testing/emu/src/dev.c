@@ -73,7 +73,7 @@ void emu_reset(struct emu *e)
 	caps_init(e);
 	port_init(e);
 	iseg_reset(e);
-	e->cmdq.pending = 0;
+	cmdq_reset(e);
 	pthread_mutex_unlock(&e->lock);
 	pcicfg_reset(&e->cfg);
 }
@@ -91,43 +91,48 @@ void emu_run_pending(struct emu *e)
 	pthread_mutex_unlock(&e->lock);
 }
 
-static bool has_work(struct emu *e)
-{
-	return e->cmdq.pending != 0;
-}
-
-/* sleep until work arrives, or at most @ms milliseconds */
-static void wait_ms(struct emu *e, unsigned int ms)
+/* sleep until a doorbell, or until the command queue's next deadline */
+static void wait_work(struct emu *e, uint64_t at)
 {
 	struct timespec ts;
+	uint64_t ns;
 
+	if (!at) {
+		pthread_cond_wait(&e->wake, &e->lock);
+		return;
+	}
 	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_nsec += (long)ms * 1000000L;
-	ts.tv_sec += ts.tv_nsec / 1000000000L;
-	ts.tv_nsec %= 1000000000L;
+	ns = (uint64_t)ts.tv_nsec + (at - now_ns());
+	ts.tv_sec += (time_t)(ns / 1000000000ull);
+	ts.tv_nsec = (long)(ns % 1000000000ull);
 	pthread_cond_timedwait(&e->wake, &e->lock, &ts);
 }
 
 /*
- * Idle, the thread sleeps until a doorbell wakes it; with a request
- * directory (--events-ctl) it also looks there every few milliseconds.
+ * Idle, the thread sleeps until a doorbell wakes it or the command
+ * queue's next deadline comes; with a request directory (--events-ctl)
+ * it also looks there every few milliseconds.
  */
 static void *emu_thread(void *arg)
 {
 	struct emu *e = arg;
+	uint64_t at;
 
 	log_set_tag(e->opt.name);
 	pthread_mutex_lock(&e->lock);
 	while (!e->stop) {
-		if (has_work(e)) {
+		at = cmdq_wake_at(e);
+		if (at && at <= now_ns()) {
 			emu_run_pending_locked(e);
 		} else if (e->opt.events_ctl) {
-			wait_ms(e, EVENTS_CTL_POLL_MS);
+			uint64_t poll = now_ns() + EVENTS_CTL_POLL_MS * 1000000ull;
+
+			wait_work(e, at && at < poll ? at : poll);
 			pthread_mutex_unlock(&e->lock);
 			events_ctl_poll(e);
 			pthread_mutex_lock(&e->lock);
 		} else {
-			pthread_cond_wait(&e->wake, &e->lock);
+			wait_work(e, at);
 		}
 	}
 	pthread_mutex_unlock(&e->lock);
@@ -341,6 +346,10 @@ void emu_report(struct emu *e, FILE *fp)
 		e->cmdq.delivery_errors, e->cmdq.eqes);
 	fprintf(fp, "cmd_dma_errors=%" PRIu64 "\ncmd_spurious=%" PRIu64 "\n",
 		e->cmdq.dma_errors, e->cmdq.spurious);
+	fprintf(fp, "cmd_eqes_late=%" PRIu64 "\ncmd_eqes_merged=%" PRIu64 "\n",
+		e->cmdq.eqes_late, e->cmdq.eqes_merged);
+	fprintf(fp, "cmd_eqes_dup=%" PRIu64 "\ncmd_irqs_lost=%" PRIu64 "\n",
+		e->cmdq.eqes_dup, e->cmdq.irqs_lost);
 	report_cmds(e, fp);
 	rules_report(e, fp);
 	eng_report(e, fp);

@@ -65,6 +65,27 @@ struct fault_cfg {
 	uint32_t status_seen;
 	int health_synd;	/* raise this health syndrome, -1: off */
 	uint32_t health_delay_ms;	/* after INIT_HCA + delay */
+	bool health_rfr;	/* ... with the recovery-flow-required bit */
+	uint32_t cmd_irq_drop;	/* lose the interrupt of this many CMD EQEs */
+};
+
+/*
+ * How command completions reach the driver once a command EQ exists
+ * (--cmd-completion).  The PRM orders a command's EQE after the return of
+ * its descriptor (owner bit) and nothing else: not how soon, not across
+ * slots, not one EQE per slot (the EQE carries a slot vector).
+ */
+enum cmd_eqe_mode {
+	CMD_EQE_PROMPT,		/* one EQE per command, right away */
+	CMD_EQE_DELAY,		/* EQE ms after the owner bit returned */
+	CMD_EQE_REORDER,	/* commands rung within ms run highest slot first */
+	CMD_EQE_COALESCE,	/* EQEs within ms merge into one (slot vector) */
+	CMD_EQE_DUPLICATE,	/* the EQE again when the slot is rung next */
+};
+
+struct cmd_eqe_cfg {
+	enum cmd_eqe_mode mode;
+	uint32_t ms;		/* window or delay */
 };
 
 struct emu_opts {
@@ -89,6 +110,7 @@ struct emu_opts {
 	struct fault_cfg fault;
 	unsigned int events;		/* enum emu_event_kind bits allowed */
 	const char *events_ctl;		/* request directory, NULL: none */
+	struct cmd_eqe_cfg cmd_eqe;
 };
 
 /*
@@ -320,8 +342,16 @@ struct emu_iseg {
 
 struct emu_cmdq {
 	uint32_t pending;	/* doorbell bits not executed yet */
+	uint64_t exec_at_ns;	/* pending ones wait until then (reorder) */
+	uint32_t late_vec;	/* slots whose EQE is held (delay, coalesce) */
+	uint64_t late_at_ns;	/* ... until then */
+	uint32_t dup_vec;	/* slots whose EQE goes out again (duplicate) */
 	uint64_t doorbells, spurious, dma_errors, executed, delivery_errors;
 	uint64_t eqes;		/* completions reported by EQE */
+	uint64_t eqes_late;	/* ... held back first (delay, coalesce) */
+	uint64_t eqes_merged;	/* EQEs that carried more than one slot */
+	uint64_t eqes_dup;	/* EQEs repeated for a slot rung again */
+	uint64_t irqs_lost;	/* fault: CMD EQE interrupts dropped */
 	uint64_t hung;		/* fault: never completed */
 };
 
@@ -426,6 +456,9 @@ void iseg_health_raise(struct emu *e, uint8_t synd, bool rfr);
 /* cmdq.c (emu.lock held) */
 void cmdq_doorbell(struct emu *e, uint32_t bits);
 void cmdq_run(struct emu *e);
+void cmdq_run_at(struct emu *e, uint64_t now);
+uint64_t cmdq_wake_at(const struct emu *e);
+void cmdq_reset(struct emu *e);
 
 /* uar doorbells (emu.lock held) */
 void uar_write(struct emu *e, uint32_t index, uint32_t off,

@@ -34,18 +34,18 @@ static uint32_t fw_ver_word(struct emu *e)
 	       (e->opt.fw_sub & 0xffff);
 }
 
-static uint32_t health_syndrome_word(struct emu *e)
+/* fault: the syndrome (and its recovery request) appear together */
+static void health_raise_due(struct emu *e)
 {
 	struct emu_iseg *s = &e->iseg;
 
 	if (s->health_at_ns && now_ns() >= s->health_at_ns) {
-		/* a fatal firmware failure: the recover flow is requested */
 		s->health_synd = (uint8_t)e->opt.fault.health_synd;
-		s->health_rfr = true;
+		s->health_rfr = e->opt.fault.health_rfr;
 		s->health_at_ns = 0;
-		emu_info("fault: health syndrome 0x%x raised", s->health_synd);
+		emu_info("fault: health syndrome 0x%x raised%s", s->health_synd,
+			 s->health_rfr ? " with recovery flow requested" : "");
 	}
-	return (uint32_t)s->health_synd << 16;
 }
 
 /*
@@ -69,6 +69,7 @@ void iseg_health_raise(struct emu *e, uint8_t synd, bool rfr)
 
 static uint32_t read_health(struct emu *e, uint32_t off)
 {
+	health_raise_due(e);
 	switch (off) {
 	case MLX5X_ISEG_HEALTH_FW_VER_OFF:
 		return fw_ver_word(e);
@@ -77,7 +78,7 @@ static uint32_t read_health(struct emu *e, uint32_t off)
 	case MLX5X_ISEG_HEALTH_RFR_SEV_OFF:
 		return e->iseg.health_rfr ? MLX5X_ISEG_HEALTH_RFR_MASK : 0;
 	case MLX5X_ISEG_HEALTH_SYND_OFF:
-		return health_syndrome_word(e);
+		return (uint32_t)e->iseg.health_synd << 16;
 	default:
 		return 0;
 	}

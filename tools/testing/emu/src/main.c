@@ -4,8 +4,8 @@
  *
  *   mlx5x-emu --socket PATH [--guid HEX] [--msix N] [--trace] [--log FILE]
  *             [--report FILE] [--fw X.Y.Z] [--pages BOOT:INIT]
- *             [--keep-listening] [--fault-...] [--events LIST]
- *             [--events-ctl DIR]
+ *             [--keep-listening] [--fault-...] [--cmd-completion=MODE]
+ *             [--events LIST] [--events-ctl DIR]
  *             [--socket PATH2 [per-function options]]
  *
  * One process serves one or two PCI functions, one vfio-user socket each.
@@ -92,7 +92,18 @@ static void usage(FILE *fp)
 		"  --fault-cmd-timeout=OPCODE           never complete OPCODE\n"
 		"  --fault-cmd-status=OPCODE:STATUS:SYNDROME[:NTH]\n"
 		"                       fail OPCODE (its NTH occurrence only)\n"
-		"  --fault-health=SYNDROME[:DELAY_MS]   raise a health syndrome\n"
+		"  --fault-health=SYNDROME[:DELAY_MS[:rfr]]\n"
+		"                       raise a health syndrome (with rfr: and\n"
+		"                       request the recovery flow, i.e. fatal)\n"
+		"  --fault-cmd-irq-drop=N  lose the interrupt of the first N\n"
+		"                       command completion EQEs\n"
+		"  --cmd-completion=MODE[:MS]  how command EQEs arrive: prompt\n"
+		"                       (default), delay (MS after the owner bit),\n"
+		"                       reorder (commands rung within MS run\n"
+		"                       highest slot first), coalesce (EQEs within\n"
+		"                       MS merge into one), duplicate (an EQE again\n"
+		"                       when its slot is rung next; MS: hold that\n"
+		"                       command so the copy meets a busy slot)\n"
 		"  --events LIST        firmware events the host may request:\n"
 		"                       pages,port,internal-error,eq-overrun,all\n"
 		"  --events-ctl DIR     take requests from DIR/req, answer DIR/ack\n"
@@ -154,14 +165,42 @@ static int parse_fault_health(struct fault_cfg *f, const char *s)
 	f->health_synd = (int)(strtoul(s, &end, 0) & 0xff);
 	if (*end == ':')
 		f->health_delay_ms = (uint32_t)strtoul(end + 1, &end, 0);
+	if (!strcmp(end, ":rfr")) {
+		f->health_rfr = true;
+		end += 4;
+	}
+	return *end ? -1 : 0;
+}
+
+static int parse_cmd_completion(struct cmd_eqe_cfg *c, const char *s)
+{
+	static const char *const names[] = {
+		[CMD_EQE_PROMPT] = "prompt", [CMD_EQE_DELAY] = "delay",
+		[CMD_EQE_REORDER] = "reorder", [CMD_EQE_COALESCE] = "coalesce",
+		[CMD_EQE_DUPLICATE] = "duplicate",
+	};
+	const char *colon = strchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : strlen(s);
+	unsigned int i;
+	char *end = (char *)"";
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (strlen(names[i]) == n && !strncmp(s, names[i], n))
+			break;
+	if (i == ARRAY_SIZE(names))
+		return -1;
+	c->mode = (enum cmd_eqe_mode)i;
+	c->ms = 5;
+	if (colon)
+		c->ms = (uint32_t)strtoul(colon + 1, &end, 0);
 	return *end ? -1 : 0;
 }
 
 enum {
 	OPT_GUID = 256, OPT_LID, OPT_MSIX, OPT_FW, OPT_PAGES, OPT_ISSI, OPT_TRACE,
 	OPT_LOG, OPT_REPORT, OPT_KEEP, OPT_F_TIMEOUT, OPT_F_STATUS,
-	OPT_F_HEALTH, OPT_SOCKET, OPT_HELP, OPT_FTRACE, OPT_FTRACE_STOP,
-	OPT_PORT, OPT_EVENTS, OPT_EVENTS_CTL,
+	OPT_F_HEALTH, OPT_F_IRQ_DROP, OPT_CMD_COMPLETION, OPT_SOCKET, OPT_HELP,
+	OPT_FTRACE, OPT_FTRACE_STOP, OPT_PORT, OPT_EVENTS, OPT_EVENTS_CTL,
 };
 
 /* --socket: a new function, with the defaults given so far */
@@ -236,6 +275,10 @@ static int parse_one(struct proc *p, int c, const char *arg)
 		break;
 	case OPT_F_STATUS: return parse_fault_status(&o->fault, arg);
 	case OPT_F_HEALTH: return parse_fault_health(&o->fault, arg);
+	case OPT_F_IRQ_DROP:
+		o->fault.cmd_irq_drop = (uint32_t)strtoul(arg, &end, 0);
+		break;
+	case OPT_CMD_COMPLETION: return parse_cmd_completion(&o->cmd_eqe, arg);
 	case OPT_EVENTS: return events_parse(arg, &o->events);
 	case OPT_EVENTS_CTL: o->events_ctl = arg; return 0;
 	default: return -1;
@@ -296,6 +339,8 @@ static int parse_args(struct proc *p, int argc, char **argv)
 		{ "fault-cmd-timeout", required_argument, NULL, OPT_F_TIMEOUT },
 		{ "fault-cmd-status", required_argument, NULL, OPT_F_STATUS },
 		{ "fault-health", required_argument, NULL, OPT_F_HEALTH },
+		{ "fault-cmd-irq-drop", required_argument, NULL, OPT_F_IRQ_DROP },
+		{ "cmd-completion", required_argument, NULL, OPT_CMD_COMPLETION },
 		{ "events", required_argument, NULL, OPT_EVENTS },
 		{ "events-ctl", required_argument, NULL, OPT_EVENTS_CTL },
 		{ "help", no_argument, NULL, OPT_HELP },

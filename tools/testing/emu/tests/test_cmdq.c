@@ -301,6 +301,156 @@ static void test_faults(void)
 	th_teardown(&t);
 }
 
+/*
+ * A command EQ of 8 entries on vector 0 (eventfd *efd), armed; the
+ * completion mode and faults of @o apply from then on (the bring-up
+ * before it polls).
+ */
+static uint8_t *cmd_eq_setup(struct th *t, const struct emu_opts *o, int *efd)
+{
+	uint64_t ring_iova;
+	uint8_t *ring;
+	uint32_t eqn;
+	uint8_t v[4];
+
+	th_setup(t);
+	*efd = eventfd(0, EFD_NONBLOCK);
+	irq_assign(&t->e.irq, 0, 1, efd);
+	th_init_hca(t);
+	eqn = th_create_eq(t, 3, 1ull << MLX5X_EVENT_CMD, 0, &ring_iova);
+	put_be32(v, eqn << 24);
+	emu_bar0_write(&t->e, t->uar * 4096ull + MLX5X_UAR_EQ_ARM_OFF, v, 4);
+	ring = th_host(t, ring_iova);
+	t->e.opt.cmd_eqe = o->cmd_eqe;
+	t->e.opt.fault = o->fault;
+	return ring;
+}
+
+/* slot vector of CMD EQE number i of the ring (8 entries) */
+static uint32_t eqe_vec(const uint8_t *ring, unsigned int i)
+{
+	const uint8_t *eqe = ring + (i % 8) * MLX5X_EQE_LEN;
+
+	return eqe[MLX5X_EQE_TYPE_OFF] == MLX5X_EVENT_CMD ?
+	       get_be32(eqe + MLX5X_EQE_CMD_VECTOR_OFF) : 0;
+}
+
+/* ring the doorbell for several built commands at once, run what is due */
+static void ring_many(struct th *t, uint32_t bits)
+{
+	uint8_t v[4];
+
+	put_be32(v, bits);
+	emu_bar0_write(&t->e, MLX5X_ISEG_CMD_DBELL_OFF, v, 4);
+	emu_run_pending(&t->e);
+}
+
+static bool owned(struct th *t, struct th_cmd *c)
+{
+	return lay(t, c)[MLX5X_CMD_LAY_STATUS_OWN_OFF] & MLX5X_CMD_OWNER_MASK;
+}
+
+static void test_cmd_eqe_delay_coalesce(void)
+{
+	uint8_t in[16] = { 0 }, out[16], *ring;
+	struct emu_opts o;
+	struct th t;
+	int efd;
+
+	th_default_opts(&o);
+	o.cmd_eqe.mode = CMD_EQE_DELAY;
+	o.cmd_eqe.ms = 1000;
+	ring = cmd_eq_setup(&t, &o, &efd);
+	th_hdr(in, MLX5X_CMD_OP_NOP, 0);
+	is_u(th_exec_slot(&t, 5, in, 16, out, 16), 0,
+	     "delay: the command completes by its owner bit at once");
+	is_u(t.e.cmdq.eqes, 0, "... its EQE is held back");
+	ok(cmdq_wake_at(&t.e) > now_ns(), "... and due later");
+	cmdq_run_at(&t.e, UINT64_MAX);
+	is_u(t.e.cmdq.eqes, 1, "... then posted");
+	is_u(eqe_vec(ring, 0), 1u << 5, "... for the slot");
+	close(efd);
+	th_teardown(&t);
+
+	o.cmd_eqe.mode = CMD_EQE_COALESCE;
+	ring = cmd_eq_setup(&t, &o, &efd);
+	th_exec_slot(&t, 1, in, 16, out, 16);
+	th_exec_slot(&t, 2, in, 16, out, 16);
+	is_u(t.e.cmdq.eqes, 0, "coalesce: two completions, no EQE yet");
+	cmdq_run_at(&t.e, UINT64_MAX);
+	is_u(t.e.cmdq.eqes, 1, "... then one EQE");
+	is_u(eqe_vec(ring, 0), 0x6, "... whose vector names both slots");
+	is_u(t.e.cmdq.eqes_merged, 1, "... counted as merged");
+	close(efd);
+	th_teardown(&t);
+}
+
+static void test_cmd_eqe_reorder_duplicate(void)
+{
+	uint8_t in[16] = { 0 }, *ring;
+	struct th_cmd a, b;
+	struct emu_opts o;
+	struct th t;
+	int efd;
+
+	th_default_opts(&o);
+	o.cmd_eqe.mode = CMD_EQE_REORDER;
+	o.cmd_eqe.ms = 1000;
+	ring = cmd_eq_setup(&t, &o, &efd);
+	th_hdr(in, MLX5X_CMD_OP_NOP, 0);
+	th_build(&t, 1, in, 16, 16, &a);
+	th_build(&t, 2, in, 16, 16, &b);
+	ring_many(&t, 0x6);
+	ok(owned(&t, &a) && owned(&t, &b),
+	   "reorder: commands rung together wait for the window");
+	cmdq_run_at(&t.e, UINT64_MAX);
+	ok(!owned(&t, &a) && !owned(&t, &b), "... then both complete");
+	ok(eqe_vec(ring, 0) == 1u << 2 && eqe_vec(ring, 1) == 1u << 1,
+	   "... the higher slot first");
+	close(efd);
+	th_teardown(&t);
+
+	o.cmd_eqe.mode = CMD_EQE_DUPLICATE;
+	ring = cmd_eq_setup(&t, &o, &efd);
+	th_build(&t, 3, in, 16, 16, &a);
+	ring_many(&t, 1u << 3);
+	is_u(t.e.cmdq.eqes, 1, "duplicate: the first command's EQE");
+	th_build(&t, 3, in, 16, 16, &a);
+	ring_many(&t, 1u << 3);
+	is_u(t.e.cmdq.eqes, 2, "... again when the slot is rung next");
+	ok(eqe_vec(ring, 1) == 1u << 3 && owned(&t, &a),
+	   "... while the device owns the new command");
+	cmdq_run_at(&t.e, UINT64_MAX);
+	ok(!owned(&t, &a) && eqe_vec(ring, 2) == 1u << 3,
+	   "... which then completes with its own EQE");
+	is_u(t.e.cmdq.eqes_dup, 1, "... one repeat counted");
+	close(efd);
+	th_teardown(&t);
+}
+
+static void test_cmd_irq_drop(void)
+{
+	uint8_t in[16] = { 0 }, out[16];
+	struct emu_opts o;
+	uint64_t cnt = 0;
+	struct th t;
+	int efd;
+
+	th_default_opts(&o);
+	o.fault.cmd_irq_drop = 1;
+	cmd_eq_setup(&t, &o, &efd);
+	th_hdr(in, MLX5X_CMD_OP_NOP, 0);
+	th_exec_slot(&t, 0, in, 16, out, 16);
+	is_u(t.e.cmdq.eqes, 1, "irq drop: the EQE is written");
+	ok(read(efd, &cnt, 8) < 0, "... its interrupt is lost");
+	th_exec_slot(&t, 1, in, 16, out, 16);
+	ok(read(efd, &cnt, 8) < 0,
+	   "... and the EQ stays disarmed until the driver re-arms it");
+	is_u(t.e.cmdq.irqs_lost, 1, "... one lost interrupt counted");
+	close(efd);
+	th_teardown(&t);
+}
+
 int main(void)
 {
 	test_good();
@@ -311,5 +461,8 @@ int main(void)
 	test_status();
 	test_cmd_eqe();
 	test_faults();
+	test_cmd_eqe_delay_coalesce();
+	test_cmd_eqe_reorder_duplicate();
+	test_cmd_irq_drop();
 	return tap_done();
 }

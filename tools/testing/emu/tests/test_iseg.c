@@ -88,8 +88,22 @@ static void test_health_fault(void)
 	th_init_hca(&t);
 	is_u(rd32(&t, MLX5X_ISEG_HEALTH_SYND_OFF) >> 16 & 0xff, 0x0a,
 	     "fault-health: the syndrome shows after INIT_HCA");
+	is_u(rd32(&t, MLX5X_ISEG_HEALTH_RFR_SEV_OFF), 0,
+	     "... without the recovery-flow request unless asked");
 	th_hdr(in, MLX5X_CMD_OP_NOP, 0);
 	is_u(th_status(&t, in, 16, out, 16), 0, "... commands still work");
+	th_teardown(&t);
+
+	o.fault.health_rfr = true;
+	th_setup_opts(&t, &o);
+	is_u(rd32(&t, MLX5X_ISEG_HEALTH_RFR_SEV_OFF), 0,
+	     "fault-health with rfr: no request before INIT_HCA");
+	th_init_hca(&t);
+	/* the request shows with the syndrome, whichever is read first */
+	ok(rd32(&t, MLX5X_ISEG_HEALTH_RFR_SEV_OFF) & MLX5X_ISEG_HEALTH_RFR_MASK,
+	   "... the recovery flow is requested after INIT_HCA");
+	is_u(rd32(&t, MLX5X_ISEG_HEALTH_SYND_OFF) >> 16 & 0xff, 0x0a,
+	     "... with the syndrome");
 	th_teardown(&t);
 }
 

@@ -45,7 +45,7 @@ static void stuck_counter_reported_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h.miss, 0);
 }
 
-static void syndrome_is_fatal(struct kunit *test)
+static void syndrome_with_rfr_is_fatal(struct kunit *test)
 {
 	struct mlx5x_health h = {};
 	struct mlx5x_health_sample s = ok_sample(1);
@@ -55,34 +55,40 @@ static void syndrome_is_fatal(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_FATAL);
 	KUNIT_EXPECT_STREQ(test, mlx5x_health_synd_str(0x07),
 			   "irisc not responding");
-	/* An extended syndrome alone is not a fatal syndrome. */
-	s.synd_word = FIELD_PREP(MLX5X_ISEG_HEALTH_EXT_SYND_MASK, 0x1234);
+	/* The request bit alone, without a syndrome, is not fatal. */
+	s = ok_sample(2);
+	s.rfr_word = MLX5X_ISEG_HEALTH_RFR_MASK;
 	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_OK);
 }
 
-/* Without RFR a syndrome (EQ overrun, temperature) is a one-time warning. */
-static void syndrome_without_rfr_is_a_warning(struct kunit *test)
+static void syndrome_without_rfr_is_reported(struct kunit *test)
 {
 	struct mlx5x_health h = {};
 	struct mlx5x_health_sample s = ok_sample(1);
 
-	s.synd_word = FIELD_PREP(MLX5X_ISEG_HEALTH_SYND_MASK, 0x0c);
-	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_SYNDROME);
-	KUNIT_EXPECT_EQ(test, h.last_synd, 0x0c);
+	s.synd_word = FIELD_PREP(MLX5X_ISEG_HEALTH_SYND_MASK, 0x10);
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_REPORT);
+	/* an EQ overrun is one of these: firmware sets no RFR for it */
 	KUNIT_EXPECT_STREQ(test, mlx5x_health_synd_str(0x0c),
 			   "async EQ buffer overrun");
-	/* The same syndrome again is not reported again. */
+	/* Once per value: the same syndrome again is business as usual. */
 	s.counter = 2;
 	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_OK);
-	/* A different one is. */
 	s.counter = 3;
-	s.synd_word = FIELD_PREP(MLX5X_ISEG_HEALTH_SYND_MASK, 0x10);
-	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_SYNDROME);
-	/* The recover-flow request makes it fatal. */
-	s.counter = 4;
-	s.synd_word = FIELD_PREP(MLX5X_ISEG_HEALTH_SYND_MASK, 0x01);
-	s.rfr_word = MLX5X_ISEG_HEALTH_RFR_MASK;
-	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_FATAL);
+	s.synd_word = FIELD_PREP(MLX5X_ISEG_HEALTH_SYND_MASK, 0x0f);
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_REPORT);
+	/* Cleared, then raised again: a new report. */
+	s = ok_sample(4);
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_OK);
+	s.counter = 5;
+	s.synd_word = FIELD_PREP(MLX5X_ISEG_HEALTH_SYND_MASK, 0x0f);
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_REPORT);
+	/* An extended syndrome alone is no syndrome. */
+	s = ok_sample(6);
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_OK);
+	s.counter = 7;
+	s.synd_word = FIELD_PREP(MLX5X_ISEG_HEALTH_EXT_SYND_MASK, 0x1234);
+	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_OK);
 }
 
 static void dead_device_is_fatal(struct kunit *test)
@@ -102,8 +108,8 @@ static void dead_device_is_fatal(struct kunit *test)
 static struct kunit_case mlx5x_health_cases[] = {
 	KUNIT_CASE(counter_progress_is_ok),
 	KUNIT_CASE(stuck_counter_reported_once),
-	KUNIT_CASE(syndrome_is_fatal),
-	KUNIT_CASE(syndrome_without_rfr_is_a_warning),
+	KUNIT_CASE(syndrome_with_rfr_is_fatal),
+	KUNIT_CASE(syndrome_without_rfr_is_reported),
 	KUNIT_CASE(dead_device_is_fatal),
 	{}
 };

@@ -344,6 +344,7 @@ static void rereg_args(struct kunit *test)
 	const struct mlx5x_mr_reg old = {
 		.pd = pd_a, .access = IB_ACCESS_LOCAL_WRITE,
 		.start = 0x10000, .length = 0x3000, .iova = 0x10000,
+		.writable = true,
 	};
 	struct mlx5x_mr_reg req = {
 		.pd = pd_b, .access = IB_ACCESS_REMOTE_WRITE,
@@ -374,8 +375,43 @@ static void rereg_args(struct kunit *test)
 						  &old, &req), -EOPNOTSUPP);
 }
 
+/*
+ * Memory pinned read-only (registered without write access) stays
+ * read-only while its pin is kept: a rereg of the access alone may add
+ * remote read, not local or remote write.  A new range is a new pin.
+ */
+static void rereg_no_write_over_readonly_pin(struct kunit *test)
+{
+	const struct mlx5x_mr_reg old = {
+		.access = IB_ACCESS_REMOTE_READ,
+		.start = 0x10000, .length = 0x1000, .iova = 0x10000,
+	};
+	struct mlx5x_mr_reg req;
+
+	req = (struct mlx5x_mr_reg){ .access = IB_ACCESS_LOCAL_WRITE |
+						IB_ACCESS_REMOTE_WRITE };
+	KUNIT_EXPECT_EQ(test, mlx5x_mr_rereg_args(IB_MR_REREG_ACCESS, &old,
+						  &req), -EACCES);
+	req = (struct mlx5x_mr_reg){ .access = IB_ACCESS_REMOTE_WRITE };
+	KUNIT_EXPECT_EQ(test, mlx5x_mr_rereg_args(IB_MR_REREG_ACCESS |
+						  IB_MR_REREG_PD, &old,
+						  &req), -EACCES);
+	req = (struct mlx5x_mr_reg){ .access = IB_ACCESS_REMOTE_ATOMIC };
+	KUNIT_EXPECT_EQ(test, mlx5x_mr_rereg_args(IB_MR_REREG_ACCESS, &old,
+						  &req), -EACCES);
+	req = (struct mlx5x_mr_reg){ .access = 0 };
+	KUNIT_EXPECT_EQ(test, mlx5x_mr_rereg_args(IB_MR_REREG_ACCESS, &old,
+						  &req), 0);
+	req = (struct mlx5x_mr_reg){ .access = IB_ACCESS_LOCAL_WRITE,
+				     .start = 0x20000, .length = 0x1000 };
+	KUNIT_EXPECT_EQ(test, mlx5x_mr_rereg_args(IB_MR_REREG_ACCESS |
+						  IB_MR_REREG_TRANS, &old,
+						  &req), 0);
+}
+
 static struct kunit_case rereg_cases[] = {
 	KUNIT_CASE(rereg_args),
+	KUNIT_CASE(rereg_no_write_over_readonly_pin),
 	{}
 };
 
