@@ -599,12 +599,20 @@ static void t_doorbells(void)
 	ok(!te_emu_cq(&p.x, &p.cqa)->armed &&
 	   p.x.t.e.viol[R_CQ_ARM_FOREIGN_UAR] == 1,
 	   "CQ arm through another UAR page: dropped and counted");
-	/* the arm word differs from the record */
-	put_be32(th_host(&p.x.t, p.cqa.dbr) + 4, word ^ 1);
+	/* a record holding a later arm (re-armed before the device read it) */
+	put_be32(th_host(&p.x.t, p.cqa.dbr) + 4,
+		 (word & ~MLX5X_CQ_DB_CI_MASK) | ((word + 1) & MLX5X_CQ_DB_CI_MASK));
+	emu_bar0_write(&p.x.t.e, (uint64_t)p.x.t.uar * EMU_PAGE_SIZE +
+		       MLX5X_UAR_CQ_DB_OFF, db, 8);
+	is_u(p.x.t.e.viol[R_CQ_ARM_DBR_MISMATCH], 0,
+	     "record ahead of its doorbell (armed again since): not counted");
+	/* the record still holds the previous arm: written after the ring */
+	put_be32(th_host(&p.x.t, p.cqa.dbr) + 4,
+		 (word & ~MLX5X_CQ_DB_CI_MASK) | ((word - 1) & MLX5X_CQ_DB_CI_MASK));
 	emu_bar0_write(&p.x.t.e, (uint64_t)p.x.t.uar * EMU_PAGE_SIZE +
 		       MLX5X_UAR_CQ_DB_OFF, db, 8);
 	is_u(p.x.t.e.viol[R_CQ_ARM_DBR_MISMATCH], 1,
-	     "arm doorbell unlike its record: counted");
+	     "record behind its doorbell: counted");
 	te_arm(&p.x, &p.cqa, false);
 	is_u(p.x.t.e.viol[R_CQ_ARM_DBR_MISMATCH], 1,
 	     "record written first, as libmlx5: not counted");
