@@ -36,7 +36,7 @@ umount_tree() {
 	local m
 
 	# Deepest first; a lazy unmount so a stray process cannot wedge us.
-	for m in $(awk -v t="$TREE/" 'index($2, t) == 1 {print $2}' /proc/mounts | sort -r); do
+	for m in $(awk -v t="$TREE" '$2 == t || index($2, t "/") == 1 {print $2}' /proc/mounts | sort -r); do
 		umount -l "$m" 2>/dev/null || true
 	done
 }
@@ -61,6 +61,11 @@ build_tree() {
 }
 
 mount_tree() {
+	# The tree's root must be a mount point, as a machine's / is: the rig
+	# makes private mount namespaces (unshare --propagation private),
+	# which the kernel refuses for a root that is a plain directory.
+	mount --bind "$TREE" "$TREE"
+	mount --make-private "$TREE"
 	mount -t proc proc "$TREE/proc"
 	mount --rbind /sys "$TREE/sys"
 	mount --make-rslave "$TREE/sys"
