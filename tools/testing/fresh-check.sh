@@ -56,6 +56,10 @@ build_tree() {
 		>"$CACHE/fresh-check.log" 2>&1 ||
 		{ tail -n 30 "$CACHE/fresh-check.log" >&2; return 1; }
 	cp /etc/resolv.conf "$TREE/etc/resolv.conf"
+	# A new machine here comes with this host's apt settings (proxy,
+	# validity checks of a mirror that serves a frozen archive, ...):
+	# they belong to the machine, not to the project.
+	cp -n /etc/apt/apt.conf.d/* "$TREE/etc/apt/apt.conf.d/" 2>/dev/null || true
 	git clone -q --no-hardlinks "$TOP" "$TREE/root/mlx5x"
 	log "clone of $(git -C "$TOP" rev-parse --short HEAD) in the tree"
 }
