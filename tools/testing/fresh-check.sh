@@ -36,7 +36,7 @@ umount_tree() {
 	local m
 
 	# Deepest first; a lazy unmount so a stray process cannot wedge us.
-	for m in $(awk -v t="$TREE/" 'index($2, t) == 1 {print $2}' /proc/mounts | sort -r); do
+	for m in $(awk -v t="$TREE" '$2 == t || index($2, t "/") == 1 {print $2}' /proc/mounts | sort -r); do
 		umount -l "$m" 2>/dev/null || true
 	done
 }
@@ -56,11 +56,20 @@ build_tree() {
 		>"$CACHE/fresh-check.log" 2>&1 ||
 		{ tail -n 30 "$CACHE/fresh-check.log" >&2; return 1; }
 	cp /etc/resolv.conf "$TREE/etc/resolv.conf"
+	# A new machine here comes with this host's apt settings (proxy,
+	# validity checks of a mirror that serves a frozen archive, ...):
+	# they belong to the machine, not to the project.
+	cp -n /etc/apt/apt.conf.d/* "$TREE/etc/apt/apt.conf.d/" 2>/dev/null || true
 	git clone -q --no-hardlinks "$TOP" "$TREE/root/mlx5x"
 	log "clone of $(git -C "$TOP" rev-parse --short HEAD) in the tree"
 }
 
 mount_tree() {
+	# The tree's root must be a mount point, as a machine's / is: the rig
+	# makes private mount namespaces (unshare --propagation private),
+	# which the kernel refuses for a root that is a plain directory.
+	mount --bind "$TREE" "$TREE"
+	mount --make-private "$TREE"
 	mount -t proc proc "$TREE/proc"
 	mount --rbind /sys "$TREE/sys"
 	mount --make-rslave "$TREE/sys"
