@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * General capabilities of the emulated ConnectX-5: an InfiniBand port and
- * the minimal feature set (hca-bringup.md §6.3) that keeps the driver off
+ * the minimal feature set that keeps the driver off
  * Ethernet, eswitch, flow steering, DEVX, ODP, UMR translation and
  * counter paths.
  * MAX holds what the device can do, CUR what is in effect; SET_HCA_CAP

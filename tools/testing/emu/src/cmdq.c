@@ -169,7 +169,8 @@ static void complete(struct emu *e, uint64_t da, struct cmd_ctx *c,
  * A completion EQE is posted only if an EQ subscribed to command events
  * existed before this command started: never for the CREATE_EQ that
  * makes the command EQ, whose completion the driver polls, and never
- * once that EQ is gone (hca-bringup.md §2.7).
+ * once that EQ is gone (the PRM's command interface: events go to the
+ * EQ mapped to command completions while it exists).
  */
 static struct emu_eq *cmd_eq(struct emu *e)
 {

@@ -219,7 +219,7 @@ int h_modify_cq(struct cmd_ctx *c)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 	if (!get_cq(c))
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES);
-	/* resize is the transport engine's (issue 4) */
+	/* resize is the transport engine's (engine.c, rc.c) */
 	if (c->op_mod == MLX5X_MODIFY_CQ_OPMOD_RESIZE &&
 	    CAP(c->e, MLX5X_CAP_CQ_RESIZE))
 		return eng_modify_cq_resize(c, get_cq(c));
@@ -271,7 +271,7 @@ void uar_write(struct emu *e, uint32_t index, uint32_t off,
 	} else if (off == MLX5X_UAR_EQ_UPDATE_OFF && len == 4) {
 		eq_doorbell(e, index, get_be32(data), false);
 	} else if (off >= MLX5X_UAR_BF_OFF) {
-		/* send doorbells: executed by the RC engine (issue 4) */
+		/* send doorbells: executed by the transport engine */
 		e->stats.sq_doorbells++;
 		eng_uar_send(e, index, off, data, len);
 	} else {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vfio-user transport (protocol 0.0), written for QEMU 11's vfio-user-pci
- * client: see /work/shared/reference/vfio-user.md for the message set.
+ * client: the message set of the vfio-user protocol specification that
+ * QEMU publishes.
  */
 #include <errno.h>
 #include <fcntl.h>
