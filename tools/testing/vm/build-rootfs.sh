@@ -3,7 +3,7 @@
 #
 # Build (once) the Debian trixie root tree the test VM boots from, and cache
 # it outside the repository.  The tree is keyed by a hash of its recipe (this
-# script and the guest PID-1 wrapper): change either and the next run builds
+# script and the guest PID-1 wrapper, comments aside): change either and the next run builds
 # a new tree and drops the old one.
 #
 # Prints the path of the ready tree on stdout (progress goes to stderr).
@@ -17,12 +17,17 @@ CACHE=${MLX5X_CACHE:-/var/cache/mlx5x}
 
 log() { printf '[rig %s] %s\n' "$(date +%T)" "$*" >&2; }
 
+# Comment lines are left out, so rewording a comment keeps the cached tree.
 recipe_hash() {
-	cat "$HERE/build-rootfs.sh" "$HERE/guest/vm-init" | sha256sum | cut -c1-12
+	cat "$HERE/build-rootfs.sh" "$HERE/guest/vm-init" |
+		grep -v '^[[:space:]]*#' | sha256sum | cut -c1-12
 }
 
 
-# Guest packages, installed in ONE apt transaction (see vm-rig.md pitfall 2).
+# Guest packages, installed in ONE apt transaction: qemu comes from
+# trixie-backports, and a separate later install would have to reconcile the
+# backported libraries it pulled in (libelf, libdw) with trixie's, which apt
+# refuses.  One transaction resolves them together.
 PKGS="qemu-system-x86 qemu-utils ipxe-qemu linux-image-amd64 linux-headers-amd64
       linux-source build-essential kmod rdma-core ibverbs-utils ibverbs-providers
       rdmacm-utils perftest python3-pyverbs infiniband-diags iproute2 pciutils
