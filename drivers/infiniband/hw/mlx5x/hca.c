@@ -186,9 +186,10 @@ static int hca_set_atomic_caps(struct mlx5x_hca *hca, void *buf)
 
 	err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_ATOMIC,
 				     MLX5X_CAP_MODE_CUR, cur);
-	if (!err)
-		err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_ATOMIC,
-					     MLX5X_CAP_MODE_MAX, set);
+	if (err)
+		return err;
+	err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_ATOMIC,
+				     MLX5X_CAP_MODE_MAX, set);
 	if (err)
 		return err;
 	memset(set, 0, MLX5X_HCA_CAP_LEN);
@@ -197,33 +198,61 @@ static int hca_set_atomic_caps(struct mlx5x_hca *hca, void *buf)
 	return mlx5x_fw_set_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_ATOMIC, set);
 }
 
-int mlx5x_hca_set_caps(struct mlx5x_dev *mdev)
+/*
+ * mlx5x drives InfiniBand ports only: a VPI adapter whose ports are set
+ * to Ethernet is refused here, before INIT_HCA, instead of after the
+ * whole bring-up when the verbs layer would find no IB port.
+ */
+static int hca_check_port_type(struct mlx5x_dev *mdev, const void *cur)
+{
+	u32 type = MLX5X_GET(cur, MLX5X_CAP_PORT_TYPE);
+
+	if (type == MLX5X_CAP_PORT_TYPE_IB)
+		return 0;
+	dev_err(mlx5x_to_dev(mdev),
+		"port type %s (%u): mlx5x drives InfiniBand ports only (no RoCE); set the adapter's link type to IB or use mlx5_core\n",
+		type == MLX5X_CAP_PORT_TYPE_ETH ? "Ethernet" : "unknown", type);
+	return -EOPNOTSUPP;
+}
+
+/* @cur and @max: room for the general caps, current and maximum. */
+static int hca_set_general_caps(struct mlx5x_dev *mdev, void *cur, void *max)
 {
 	struct mlx5x_hca *hca = to_hca(mdev);
-	void *cur, *max;
-	bool atomic = false;
+	bool atomic;
 	int err;
 
-	err = mlx5x_fw_set_host_endianness(&hca->cmd);
+	err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
+				     MLX5X_CAP_MODE_CUR, cur);
+	if (err)
+		return err;
+	err = hca_check_port_type(mdev, cur);
+	if (err)
+		return err;
+	err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
+				     MLX5X_CAP_MODE_MAX, max);
+	if (err)
+		return err;
+	atomic = MLX5X_GET(cur, MLX5X_CAP_ATOMIC);
+	mlx5x_caps_prepare_set(cur, max);
+	err = mlx5x_fw_set_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL, cur);
+	if (err || !atomic)
+		return err;
+	return hca_set_atomic_caps(hca, cur);
+}
+
+int mlx5x_hca_set_caps(struct mlx5x_dev *mdev)
+{
+	void *cur;
+	int err;
+
+	err = mlx5x_fw_set_host_endianness(&to_hca(mdev)->cmd);
 	if (err)
 		return err;
 	cur = kzalloc(2 * MLX5X_HCA_CAP_LEN, GFP_KERNEL);
 	if (!cur)
 		return -ENOMEM;
-	max = cur + MLX5X_HCA_CAP_LEN;
-	err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
-				     MLX5X_CAP_MODE_CUR, cur);
-	if (!err)
-		err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
-					     MLX5X_CAP_MODE_MAX, max);
-	if (!err) {
-		atomic = MLX5X_GET(cur, MLX5X_CAP_ATOMIC);
-		mlx5x_caps_prepare_set(cur, max);
-		err = mlx5x_fw_set_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
-					   cur);
-	}
-	if (!err && atomic)
-		err = hca_set_atomic_caps(hca, cur);
+	err = hca_set_general_caps(mdev, cur, cur + MLX5X_HCA_CAP_LEN);
 	kfree(cur);
 	return err;
 }
