@@ -355,6 +355,50 @@ static void hca_board_id(struct mlx5x_dev *mdev)
 	}
 }
 
+/*
+ * An EQ's counters are plain u64s written by its interrupt handler only,
+ * and the page count is written under the page lock: a reader that does
+ * not take part in either may see them a few events behind, which is all
+ * a statistic needs (a racy read by intent, hence data_race()).
+ */
+static void hca_add_eq_stats(const struct mlx5x_eq *eq,
+			     struct mlx5x_hca_stats *s)
+{
+	s->eq_irqs += data_race(eq->stats.irqs);
+	s->eq_eqes += data_race(eq->stats.eqes);
+	s->eq_empty += data_race(eq->stats.empty);
+	s->eq_budget_hits += data_race(eq->stats.budget_hits);
+	s->eq_bogus += data_race(eq->stats.bogus);
+}
+
+/**
+ * mlx5x_hca_read_stats() - the HCA core's counters, for the verbs layer
+ * @mdev: the function, brought up to the "ready" stage (the EQs exist
+ *	until the verbs layer is gone)
+ * @s: filled in
+ */
+void mlx5x_hca_read_stats(struct mlx5x_dev *mdev, struct mlx5x_hca_stats *s)
+{
+	struct mlx5x_hca *hca = to_hca(mdev);
+	const struct mlx5x_cmd_stats *cs = &hca->cmd.stats;
+	const struct mlx5x_eq_table *tbl = &hca->eqs;
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	s->cmd_issued = atomic64_read(&cs->issued);
+	s->cmd_failed = atomic64_read(&cs->failed);
+	s->cmd_timeouts = atomic64_read(&cs->timeouts);
+	s->cmd_recovered = atomic64_read(&cs->recovered);
+	s->cmd_late = atomic64_read(&cs->late);
+	s->cmd_stale = atomic64_read(&cs->stale);
+	hca_add_eq_stats(&tbl->async, s);
+	if (tbl->pages_eq_live)
+		hca_add_eq_stats(&tbl->pages_eq, s);
+	for (i = 0; i < tbl->ncomp; i++)
+		hca_add_eq_stats(&tbl->comp[i], s);
+	s->fw_pages = data_race(hca->pages.total);
+}
+
 int mlx5x_hca_ready(struct mlx5x_dev *mdev)
 {
 	struct mlx5x_hca *hca = to_hca(mdev);
