@@ -357,18 +357,18 @@ static void hca_board_id(struct mlx5x_dev *mdev)
 
 /*
  * An EQ's counters are plain u64s written by its interrupt handler only,
- * and the page count is written under the page lock: a reader that does
- * not take part in either may see them a few events behind, which is all
- * a statistic needs (a racy read by intent, hence data_race()).
+ * and the page count is written under the page lock: a reader that takes
+ * part in neither reads each once and may see it a few events behind,
+ * which is all a statistic needs.
  */
 static void hca_add_eq_stats(const struct mlx5x_eq *eq,
 			     struct mlx5x_hca_stats *s)
 {
-	s->eq_irqs += data_race(eq->stats.irqs);
-	s->eq_eqes += data_race(eq->stats.eqes);
-	s->eq_empty += data_race(eq->stats.empty);
-	s->eq_budget_hits += data_race(eq->stats.budget_hits);
-	s->eq_bogus += data_race(eq->stats.bogus);
+	s->eq_irqs += READ_ONCE(eq->stats.irqs);
+	s->eq_eqes += READ_ONCE(eq->stats.eqes);
+	s->eq_empty += READ_ONCE(eq->stats.empty);
+	s->eq_budget_hits += READ_ONCE(eq->stats.budget_hits);
+	s->eq_bogus += READ_ONCE(eq->stats.bogus);
 }
 
 /**
@@ -396,7 +396,7 @@ void mlx5x_hca_read_stats(struct mlx5x_dev *mdev, struct mlx5x_hca_stats *s)
 		hca_add_eq_stats(&tbl->pages_eq, s);
 	for (i = 0; i < tbl->ncomp; i++)
 		hca_add_eq_stats(&tbl->comp[i], s);
-	s->fw_pages = data_race(hca->pages.total);
+	s->fw_pages = READ_ONCE(hca->pages.total);
 }
 
 int mlx5x_hca_ready(struct mlx5x_dev *mdev)

@@ -62,6 +62,7 @@ static const struct rdma_stat_desc mlx5x_dev_stat_descs[] = {
 	[DS_SRQ_ERR] = { .name = "srq_err" },
 	[DS_MMAP_ERR] = { .name = "mmap_err" },
 };
+
 static_assert(ARRAY_SIZE(mlx5x_dev_stat_descs) == DS_NUM);
 
 enum mlx5x_port_stat {
@@ -86,6 +87,7 @@ static const struct rdma_stat_desc mlx5x_port_stat_descs[] = {
 	[PS_TX_MCAST_PKTS] = { .name = "tx_mcast_pkts" },
 	[PS_TX_MCAST_BYTES] = { .name = "tx_mcast_bytes" },
 };
+
 static_assert(ARRAY_SIZE(mlx5x_port_stat_descs) == PS_NUM);
 
 struct rdma_hw_stats *mlx5x_ib_alloc_device_stats(struct ib_device *ibdev)
