@@ -7,15 +7,38 @@
  * for a CQ's ring, changed only under its resize lock, which the core's
  * restrack walk does not need: the sizes printed are creation's).
  */
+#include <net/netlink.h>
 #include <rdma/ib_umem.h>
+#include <rdma/rdma_netlink.h>
 #include <rdma/restrack.h>
 
 #include "eq.h"
 #include "ib.h"
 
-int mlx5x_ib_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
+/*
+ * The driver's attributes go in a table of their own, which the core
+ * leaves to the driver to open; a full message drops the whole table,
+ * so the core can retry the object in the next part of the dump.
+ */
+static int res_driver_table(struct sk_buff *msg,
+			    int (*fill)(struct sk_buff *msg, const void *obj),
+			    const void *obj)
 {
-	const struct mlx5x_ib_qp *qp = to_mqp(ibqp);
+	struct nlattr *table = nla_nest_start(msg, RDMA_NLDEV_ATTR_DRIVER);
+
+	if (!table)
+		return -EMSGSIZE;
+	if (fill(msg, obj)) {
+		nla_nest_cancel(msg, table);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, table);
+	return 0;
+}
+
+static int res_fill_qp(struct sk_buff *msg, const void *obj)
+{
+	const struct mlx5x_ib_qp *qp = obj;
 	const struct mlx5x_qp_sizes *sz = &qp->sizes;
 
 	if (rdma_nl_put_driver_u32(msg, "sq_wqebbs", sz->sq_wqe_cnt) ||
@@ -31,9 +54,9 @@ int mlx5x_ib_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 	return 0;
 }
 
-int mlx5x_ib_fill_res_cq(struct sk_buff *msg, struct ib_cq *ibcq)
+static int res_fill_cq(struct sk_buff *msg, const void *obj)
 {
-	const struct mlx5x_ib_cq *cq = to_mcq(ibcq);
+	const struct mlx5x_ib_cq *cq = obj;
 
 	if (rdma_nl_put_driver_u32_hex(msg, "hw_cqn", cq->mcq.cqn) ||
 	    rdma_nl_put_driver_u32(msg, "eqn", cq->eq->eqn) ||
@@ -43,13 +66,28 @@ int mlx5x_ib_fill_res_cq(struct sk_buff *msg, struct ib_cq *ibcq)
 	return 0;
 }
 
-int mlx5x_ib_fill_res_mr(struct sk_buff *msg, struct ib_mr *ibmr)
+static int res_fill_mr(struct sk_buff *msg, const void *obj)
 {
-	const struct mlx5x_ib_mr *mr = to_mmr(ibmr);
+	const struct mlx5x_ib_mr *mr = obj;
 
 	if (rdma_nl_put_driver_u32_hex(msg, "mkey_index", mr->index) ||
 	    rdma_nl_put_driver_u64(msg, "pages", ib_umem_num_pages(mr->umem)) ||
 	    rdma_nl_put_driver_u32(msg, "umr_en", mr->umr_en))
 		return -EMSGSIZE;
 	return 0;
+}
+
+int mlx5x_ib_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
+{
+	return res_driver_table(msg, res_fill_qp, to_mqp(ibqp));
+}
+
+int mlx5x_ib_fill_res_cq(struct sk_buff *msg, struct ib_cq *ibcq)
+{
+	return res_driver_table(msg, res_fill_cq, to_mcq(ibcq));
+}
+
+int mlx5x_ib_fill_res_mr(struct sk_buff *msg, struct ib_mr *ibmr)
+{
+	return res_driver_table(msg, res_fill_mr, to_mmr(ibmr));
 }

@@ -236,6 +236,7 @@ observe_resources() {
 	cpid=$!
 	end=$((SECONDS + 60))
 	while [ $SECONDS -lt $end ] && kill -0 "$cpid" 2>/dev/null; do
+		rdma -dd res show qp > "$log.qp" 2>&1
 		qp=$(rdma_res_check qp type=RC state=RTS sq_wqebbs rq_wqes uar) &&
 			cq=$(rdma_res_check cq hw_cqn eqn cqe_size) &&
 			mr=$(rdma_res_check mr mkey_index pages) && break
@@ -250,7 +251,7 @@ observe_resources() {
 		sleep 0.5
 	done
 	if [ -z "$qp" ]; then
-		record observe/res fail "no RTS QPs with mlx5x details seen while the pingpong ran: $(rdma_res_check qp type=RC state=RTS sq_wqebbs rq_wqes uar); $(excerpt "$log.client")"
+		record observe/res fail "no RTS QPs with mlx5x details seen while the pingpong ran; rdma -dd res show qp said: $(excerpt "$log.qp" 3); client: $(excerpt "$log.client")"
 	elif [ "${left:-0}" -gt 0 ]; then
 		record observe/res fail "$left QPs of the killed pingpong still listed"
 	else
@@ -258,9 +259,43 @@ observe_resources() {
 	fi
 }
 
+# trace-cmd records the mlx5x tracepoints over an event-mode pingpong:
+# every command issued is done, without error, and the completion events
+# show as EQEs and CQ notifications, at least one per message.
+observe_trace() {
+	local log dat rpid n=$PP_ITERS issue done bad eqe cq
+	log=$(logname observe/trace)
+	dat=/tmp/observe-trace.dat
+	trace-cmd record -q -e mlx5x -o "$dat" > "$log" 2>&1 &
+	rpid=$!
+	sleep 2
+	if ! run_pair observe/trace-pingpong "$PP_TIMEOUT" ibv_rc_pingpong -d "$DEV" \
+		${GIDX:+-g "$GIDX"} -n "$n" -s 64 -e; then
+		kill -INT "$rpid" 2>/dev/null
+		wait "$rpid"
+		record observe/trace fail "pingpong: $PAIR_ERR"
+		return
+	fi
+	kill -INT "$rpid"
+	wait "$rpid"
+	trace-cmd report -i "$dat" > "$log.report" 2>>"$log"
+	issue=$(grep -c 'mlx5x_cmd_issue:' "$log.report")
+	done=$(grep -c 'mlx5x_cmd_done:' "$log.report")
+	bad=$(grep 'mlx5x_cmd_done:' "$log.report" | grep -vc ' err=0 ')
+	eqe=$(grep -c 'mlx5x_eqe:' "$log.report")
+	cq=$(grep -c 'mlx5x_cq_notify:' "$log.report")
+	if [ "$issue" -ge 20 ] && [ "$issue" = "$done" ] && [ "$bad" = 0 ] &&
+		[ "$eqe" -ge "$n" ] && [ "$cq" -ge "$n" ]; then
+		record observe/trace pass "trace-cmd over a pingpong -e of 2 x $n: $issue commands issued and done, $eqe EQEs, $cq CQ notifications"
+	else
+		record observe/trace fail "trace-cmd: cmd_issue $issue, cmd_done $done ($bad with an error; want equal, >= 20, none failed), eqe $eqe, cq_notify $cq (want >= $n each): $(excerpt "$log")"
+	fi
+}
+
 suite_observe() {
 	observe_counters
 	observe_resources
+	observe_trace
 }
 
 run_suite() {
