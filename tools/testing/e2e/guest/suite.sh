@@ -190,7 +190,8 @@ observe_counters() {
 }
 
 # rdma_res_check KIND WANT...: the pingpong's objects of KIND in
-# `rdma -j -dd res show KIND`, each with every WANT key (KEY or KEY=VALUE);
+# `rdma -j -dd res show KIND`, each with every WANT key (KEY or KEY=VALUE;
+# the rdma tool shows a driver's own attributes with a drv_ prefix);
 # prints "N objects: ..." and succeeds when there are at least two.
 rdma_res_check() {
 	rdma -j -dd res show "$1" 2>/dev/null | python3 -c '
@@ -237,9 +238,9 @@ observe_resources() {
 	end=$((SECONDS + 60))
 	while [ $SECONDS -lt $end ] && kill -0 "$cpid" 2>/dev/null; do
 		rdma -dd res show qp > "$log.qp" 2>&1
-		qp=$(rdma_res_check qp type=RC state=RTS sq_wqebbs rq_wqes uar) &&
-			cq=$(rdma_res_check cq hw_cqn eqn cqe_size) &&
-			mr=$(rdma_res_check mr mkey_index pages) && break
+		qp=$(rdma_res_check qp type=RC state=RTS drv_sq_wqebbs drv_rq_wqes drv_uar) &&
+			cq=$(rdma_res_check cq drv_hw_cqn drv_eqn drv_cqe_size) &&
+			mr=$(rdma_res_check mr drv_mkey_index drv_pages) && break
 		qp= cq= mr=
 		sleep 0.5
 	done
@@ -263,12 +264,17 @@ observe_resources() {
 # every command issued is done, without error, and the completion events
 # show as EQEs and CQ notifications, at least one per message.
 observe_trace() {
-	local log dat rpid n=$PP_ITERS issue done bad eqe cq
+	local log dat rpid end n=$PP_ITERS issue done bad eqe cq
 	log=$(logname observe/trace)
 	dat=/tmp/observe-trace.dat
-	trace-cmd record -q -e mlx5x -o "$dat" > "$log" 2>&1 &
+	trace-cmd record -e mlx5x -o "$dat" > "$log" 2>&1 &
 	rpid=$!
-	sleep 2
+	# recording has started once it says how to stop it
+	end=$((SECONDS + 60))
+	until grep -q 'Hit Ctrl^C' "$log" || [ $SECONDS -ge $end ] ||
+		! kill -0 "$rpid" 2>/dev/null; do
+		sleep 0.2
+	done
 	if ! run_pair observe/trace-pingpong "$PP_TIMEOUT" ibv_rc_pingpong -d "$DEV" \
 		${GIDX:+-g "$GIDX"} -n "$n" -s 64 -e; then
 		kill -INT "$rpid" 2>/dev/null
