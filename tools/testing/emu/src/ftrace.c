@@ -426,8 +426,13 @@ static const struct ft_field ft_query_hca_cap[] = {
 	{ NULL }
 };
 
+/* event_bitmask[4]: the first word under its own name, as traced */
+#define EQ_MASK(i)	MLX5X_CREATE_EQ_IN_EVENT_BITMASK_OFF + 8 * (i)
 static const struct ft_field ft_create_eq[] = {
 	FB(event_bitmask, MLX5X_CREATE_EQ_IN_EVENT_BITMASK, 8),
+	{ "event_bitmask_1", EQ_MASK(1), 0, 8 },
+	{ "event_bitmask_2", EQ_MASK(2), 0, 8 },
+	{ "event_bitmask_3", EQ_MASK(3), 0, 8 },
 	{ NULL }
 };
 
