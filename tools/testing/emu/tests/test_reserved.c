@@ -169,6 +169,44 @@ static void t_logged_once(struct te *x)
 	     "the same offset of another opcode: logged");
 }
 
+/*
+ * mlx5_core's SET_HCA_CAP carries back the current capabilities it
+ * queried: every capability the device reports must be a known field
+ * (general and atomic), or the upstream driver would break the rule.
+ */
+static void t_set_caps_echo(void)
+{
+	static uint8_t in[MLX5X_SET_HCA_CAP_IN_LEN];
+	static uint8_t out[MLX5X_QUERY_HCA_CAP_OUT_LEN];
+	static const uint16_t types[] = {
+		MLX5X_CAP_TYPE_GENERAL, MLX5X_CAP_TYPE_ATOMIC,
+	};
+	uint8_t q[16] = { 0 };
+	unsigned int i;
+	struct th t;
+
+	th_setup(&t);
+	th_enable_hca(&t);
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		th_hdr(q, MLX5X_CMD_OP_QUERY_HCA_CAP,
+		       types[i] << 1 | MLX5X_CAP_MODE_CUR);
+		th_status(&t, q, 16, out, sizeof(out));
+		memset(in, 0, sizeof(in));
+		th_hdr(in, MLX5X_CMD_OP_SET_HCA_CAP, types[i] << 1);
+		memcpy(in + MLX5X_SET_HCA_CAP_IN_CAP_OFF,
+		       out + MLX5X_QUERY_HCA_CAP_OUT_CAP_OFF, MLX5X_HCA_CAP_LEN);
+		is_u(th_status(&t, in, sizeof(in), out, 16), 0,
+		     "SET_HCA_CAP type 0x%x with the current caps", types[i]);
+		is_u(t.e.viol[R_RESERVED_NONZERO], 0,
+		     "... every capability reported is a known field");
+	}
+	/* a capability bit the field table does not know */
+	in[MLX5X_SET_HCA_CAP_IN_CAP_OFF + 0x0c] = 0x01;
+	th_status(&t, in, sizeof(in), out, 16);
+	is_u(t.e.viol[R_RESERVED_NONZERO], 1, "... an unknown one is counted");
+	th_teardown(&t);
+}
+
 static void t_report(struct te *x)
 {
 	char buf[16384], *p;
@@ -202,5 +240,6 @@ int main(void)
 	t_logged_once(&x);
 	t_report(&x);
 	te_teardown(&x);
+	t_set_caps_echo();
 	return tap_done();
 }
