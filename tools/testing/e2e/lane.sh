@@ -610,7 +610,7 @@ check_emu_report() {
 	# Every firmware rule held (the emulator counts each broken one).
 	local viol
 	if viol=$(emu_violations "$r"); then
-		echo "emu/violations$tag	pass	0 firmware-rule violations"
+		echo "emu/violations$tag	pass	0 firmware-rule violations; $(report_value "$r" cmds_checked_reserved) commands checked for reserved bits"
 	else
 		echo "emu/violations$tag	fail	$viol"
 	fi

@@ -200,6 +200,8 @@ static int check_and_run(struct cmd_ctx *c, const struct cmd_desc *d)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_INP_LEN);
 	if (c->outlen < d->min_out)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_OUTP_LEN);
+	/* counted, not refused (reserved.c) */
+	reserved_check(c);
 	/* no user contexts (log_max_uctx = 0): only uid 0 exists */
 	if (c->uid)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);

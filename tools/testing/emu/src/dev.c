@@ -352,6 +352,7 @@ void emu_report(struct emu *e, FILE *fp)
 		e->cmdq.eqes_dup, e->cmdq.irqs_lost);
 	report_cmds(e, fp);
 	rules_report(e, fp);
+	reserved_report(e, fp);
 	eng_report(e, fp);
 	port_report(e, fp);
 	fprintf(fp, "eq_overruns=%" PRIu64 "\ncq_arms=%" PRIu64 "\n",

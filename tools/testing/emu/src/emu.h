@@ -394,8 +394,22 @@ enum emu_rule {
 	R_QP_ATOMIC_MODE, R_QP_TS_FORMAT, R_QP_UMR_FRE, R_QP_PD, R_QP_CQ,
 	R_QP_SRQ, R_QP_XRCD, R_QP_UAR, R_CQ_TS_FORMAT, R_SET_CAP_ATOMIC,
 	R_SQ_DB_FOREIGN_UAR, R_CQ_ARM_FOREIGN_UAR, R_CQ_ARM_DBR_MISMATCH,
-	R_ATOMIC_NO_MODE,
+	R_ATOMIC_NO_MODE, R_RESERVED_NONZERO,
 	R_NUM
+};
+
+/*
+ * The reserved-bits rule: commands checked, and the places already
+ * logged (each (opcode, offset) once; the first EMU_RSVD_LOGGED of them).
+ */
+#define EMU_RSVD_LOGGED 64
+struct emu_rsvd {
+	uint64_t checked;
+	unsigned int nlogged;
+	struct {
+		uint16_t op;
+		uint32_t off;
+	} logged[EMU_RSVD_LOGGED];
 };
 
 struct emu_stats {
@@ -429,6 +443,7 @@ struct emu {
 	struct emu_mcg *mcg;	/* multicast attachments */
 	uint64_t *cmd_count, *cmd_fail;	/* per dispatch-table entry */
 	uint64_t viol[R_NUM];	/* firmware-rule violations (rules.c) */
+	struct emu_rsvd rsvd;	/* the reserved-bits rule (reserved.c) */
 	uint64_t unknown_ops;
 };
 
@@ -537,6 +552,14 @@ struct cmd_ctx;
 int ftrace_open(struct emu *e);
 void ftrace_close(struct emu *e);
 void ftrace_cmd(struct emu *e, const struct cmd_ctx *c);
+/* the known bits of c's input, byte by byte (known: c->inlen bytes) */
+void ftrace_known(const struct cmd_ctx *c, uint8_t *known);
+/* the name of the last field at or before input offset off */
+void ftrace_field_near(const struct cmd_ctx *c, uint32_t off, char *buf,
+		       size_t size);
+/* reserved.c: stray bits outside every known field (emu.lock held) */
+void reserved_check(const struct cmd_ctx *c);
+void reserved_report(struct emu *e, FILE *fp);
 const char *cmd_status_name(uint8_t status);
 
 #endif /* EMU_EMU_H */

@@ -143,6 +143,7 @@ static const struct ft_field ft_cqc[] = {
 	FW(last_solicit_index, MLX5X_CQC_LAST_SOLICIT_INDEX),
 	FW(consumer_counter, MLX5X_CQC_CONSUMER_COUNTER),
 	FW(producer_counter, MLX5X_CQC_PRODUCER_COUNTER),
+	FW(cq_timestamp_format, MLX5X_CQC_CQ_TIMESTAMP_FORMAT),
 	FB(dbr_addr, MLX5X_CQC_DBR_ADDR, 8),
 	{ NULL }
 };
@@ -270,6 +271,7 @@ static const struct ft_field ft_cap[] = {
 	FW(temp_warn_event, MLX5X_CAP_TEMP_WARN_EVENT),
 	FW(general_notification_event, MLX5X_CAP_GENERAL_NOTIFICATION_EVENT),
 	FW(fpga, MLX5X_CAP_FPGA),
+	FW(stat_rate_support, MLX5X_CAP_STAT_RATE_SUPPORT),
 	FW(cqe_version, MLX5X_CAP_CQE_VERSION),
 	FW(striding_rq, MLX5X_CAP_STRIDING_RQ),
 	FW(ipoib_enhanced_offloads, MLX5X_CAP_IPOIB_ENHANCED_OFFLOADS),
@@ -424,8 +426,13 @@ static const struct ft_field ft_query_hca_cap[] = {
 	{ NULL }
 };
 
+/* event_bitmask[4]: the first word under its own name, as traced */
+#define EQ_MASK(i)	MLX5X_CREATE_EQ_IN_EVENT_BITMASK_OFF + 8 * (i)
 static const struct ft_field ft_create_eq[] = {
 	FB(event_bitmask, MLX5X_CREATE_EQ_IN_EVENT_BITMASK, 8),
+	{ "event_bitmask_1", EQ_MASK(1), 0, 8 },
+	{ "event_bitmask_2", EQ_MASK(2), 0, 8 },
+	{ "event_bitmask_3", EQ_MASK(3), 0, 8 },
 	{ NULL }
 };
 
@@ -549,6 +556,19 @@ static const struct ft_field ft_vport_counter[] = {
 	{ NULL }
 };
 
+static const struct ft_field ft_mad_ifc[] = {
+	FW(remote_lid, MLX5X_MAD_IFC_IN_REMOTE_LID),
+	FW(plane_index, MLX5X_MAD_IFC_IN_PLANE_INDEX),
+	FW(port, MLX5X_MAD_IFC_IN_PORT),
+	{ NULL }
+};
+
+static const struct ft_field ft_mcg[] = {
+	FW(qpn, MLX5X_MCG_IN_QPN),
+	FB(multicast_gid, MLX5X_MCG_IN_MGID, 16),
+	{ NULL }
+};
+
 /* Where a table sits in the input, and the prefix of its names. */
 struct ft_part {
 	const char *prefix;
@@ -565,6 +585,17 @@ struct ft_part {
 #define RMP_PARTS(first)						\
 	{ "", 0, first }, { "rmpc.", RMPC, ft_rmpc },			\
 	{ "rmpc.wq.", RMPC + MLX5X_RMPC_WQ_OFF, ft_wq }
+
+/*
+ * What an input carries after its fields: a PAS or MTT list, a MAD,
+ * register contents.  Data, not fields: for the reserved-bits rule every
+ * bit of it is known, up to the length the command gives it.
+ */
+enum ft_tail {
+	TAIL_INLEN,		/* up to the end of the input */
+	TAIL_MAD,		/* one MAD */
+	TAIL_PAGES,		/* input_num_entries PAS entries */
+};
 
 struct ft_op {
 	uint16_t op;
@@ -633,6 +664,26 @@ static const struct ft_op ft_ops[] = {
 	{ MLX5X_CMD_OP_QUERY_HCA_VPORT_GID, { { "", 0, ft_vport_index } } },
 	{ MLX5X_CMD_OP_QUERY_HCA_VPORT_PKEY, { { "", 0, ft_vport_index } } },
 	{ MLX5X_CMD_OP_QUERY_VPORT_COUNTER, { { "", 0, ft_vport_counter } } },
+	{ MLX5X_CMD_OP_MAD_IFC, { { "", 0, ft_mad_ifc } } },
+	{ MLX5X_CMD_OP_ATTACH_TO_MCG, { { "", 0, ft_mcg } } },
+	{ MLX5X_CMD_OP_DETACH_FROM_MCG, { { "", 0, ft_mcg } } },
+};
+
+static const struct {
+	uint16_t op, off;
+	enum ft_tail tail;
+} ft_tails[] = {
+	{ MLX5X_CMD_OP_MANAGE_PAGES, MLX5X_PAGES_IN_PAS_OFF, TAIL_PAGES },
+	{ MLX5X_CMD_OP_CREATE_EQ, MLX5X_CREATE_EQ_IN_PAS_OFF, TAIL_INLEN },
+	{ MLX5X_CMD_OP_CREATE_MKEY, MLX5X_CREATE_MKEY_IN_MTT_OFF, TAIL_INLEN },
+	{ MLX5X_CMD_OP_CREATE_CQ, MLX5X_CREATE_CQ_IN_PAS_OFF, TAIL_INLEN },
+	{ MLX5X_CMD_OP_MODIFY_CQ, MLX5X_MODIFY_CQ_IN_PAS_OFF, TAIL_INLEN },
+	{ MLX5X_CMD_OP_CREATE_SRQ, MLX5X_CREATE_SRQ_IN_PAS_OFF, TAIL_INLEN },
+	{ MLX5X_CMD_OP_CREATE_XRC_SRQ, MLX5X_CREATE_SRQ_IN_PAS_OFF, TAIL_INLEN },
+	{ MLX5X_CMD_OP_CREATE_RMP, MLX5X_CREATE_RMP_IN_PAS_OFF, TAIL_INLEN },
+	{ MLX5X_CMD_OP_CREATE_QP, MLX5X_CREATE_QP_IN_PAS_OFF, TAIL_INLEN },
+	{ MLX5X_CMD_OP_ACCESS_REG, MLX5X_ACCESS_REG_DATA_OFF, TAIL_INLEN },
+	{ MLX5X_CMD_OP_MAD_IFC, MLX5X_MAD_IFC_IN_MAD_OFF, TAIL_MAD },
 };
 
 static const struct ft_op *ft_find(uint16_t op)
@@ -662,6 +713,109 @@ static const struct ft_part *ft_cap_part(uint16_t op_mod,
 		return NULL;
 	}
 	return p;
+}
+
+/* the command header every input starts with */
+static const struct ft_field ft_hdr[] = {
+	FW(opcode, MLX5X_CMD_IN_OPCODE),
+	FW(uid, MLX5X_CMD_IN_UID),
+	FW(op_mod, MLX5X_CMD_IN_OP_MOD),
+	{ NULL }
+};
+
+/* the parts of an input's layout, op_mod considered; NULL f: unused */
+static unsigned int ft_parts(const struct cmd_ctx *c, struct ft_part *p)
+{
+	const struct ft_op *op = ft_find(c->op);
+	unsigned int n = 0, i;
+
+	p[n++] = (struct ft_part){ "", 0, ft_hdr };
+	for (i = 0; op && i < ARRAY_SIZE(op->part); i++)
+		if (op->part[i].f)
+			p[n++] = op->part[i];
+	if (c->op == MLX5X_CMD_OP_SET_HCA_CAP && ft_cap_part(c->op_mod, &p[n]))
+		n++;
+	return n;
+}
+
+/* the bytes of the data tail, clipped to the input */
+static void ft_tail(const struct cmd_ctx *c, uint32_t *off, uint32_t *len)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	*off = 0;
+	*len = 0;
+	for (i = 0; i < ARRAY_SIZE(ft_tails) && ft_tails[i].op != c->op; i++)
+		;
+	if (i == ARRAY_SIZE(ft_tails) || ft_tails[i].off >= c->inlen)
+		return;
+	*off = ft_tails[i].off;
+	switch (ft_tails[i].tail) {
+	case TAIL_INLEN:
+		n = c->inlen;
+		break;
+	case TAIL_MAD:
+		n = MLX5X_MAD_LEN;
+		break;
+	case TAIL_PAGES:
+		n = (uint64_t)PGET(c->in, MLX5X_PAGES_IN_INPUT_NUM_ENTRIES) *
+		    MLX5X_PAS_LEN;
+		break;
+	}
+	*len = (uint32_t)(n < c->inlen - *off ? n : c->inlen - *off);
+}
+
+/*
+ * known[i] gets the bits of input byte i that some field or the data
+ * tail covers (the reserved-bits rule, reserved.c).  The one field table
+ * above: a field missing there is a stray bit here.
+ */
+void ftrace_known(const struct cmd_ctx *c, uint8_t *known)
+{
+	struct ft_part part[ARRAY_SIZE(ft_ops[0].part) + 2];
+	const struct ft_field *f;
+	unsigned int n, i, b;
+	uint32_t off, len;
+
+	memset(known, 0, c->inlen);
+	n = ft_parts(c, part);
+	for (i = 0; i < n; i++) {
+		for (f = part[i].f; f->name; f++) {
+			off = part[i].base + f->off;
+			len = f->mask ? 4 : f->len;
+			for (b = 0; b < len && off + b < c->inlen; b++)
+				known[off + b] |= f->mask ?
+					(uint8_t)(f->mask >> (24 - 8 * b)) :
+					0xff;
+		}
+	}
+	ft_tail(c, &off, &len);
+	memset(known + off, 0xff, len);
+}
+
+/* "qpc.pd": the name of the last field at or before input offset off */
+void ftrace_field_near(const struct cmd_ctx *c, uint32_t off, char *buf,
+		       size_t size)
+{
+	struct ft_part part[ARRAY_SIZE(ft_ops[0].part) + 2];
+	const struct ft_field *f, *best = NULL;
+	const char *prefix = "";
+	uint32_t at, best_at = 0;
+	unsigned int n, i;
+
+	n = ft_parts(c, part);
+	for (i = 0; i < n; i++) {
+		for (f = part[i].f; f->name; f++) {
+			at = part[i].base + f->off;
+			if (at <= off && (!best || at >= best_at)) {
+				best = f;
+				best_at = at;
+				prefix = part[i].prefix;
+			}
+		}
+	}
+	snprintf(buf, size, "%s%s", prefix, best ? best->name : "?");
 }
 
 struct ft_line {
@@ -727,21 +881,18 @@ static void ft_qp_st(struct ft_line *l, struct emu *e,
 void ftrace_cmd(struct emu *e, const struct cmd_ctx *c)
 {
 	struct ft_line l = { .fp = e->ftrace, .o = &e->opt, .op = c->op };
-	const struct ft_op *op;
-	struct ft_part cap;
-	size_t i;
+	struct ft_part part[ARRAY_SIZE(ft_ops[0].part) + 2];
+	unsigned int n, i;
 
 	if (!l.fp)
 		return;
 	fprintf(l.fp, "op=%s op_mod=0x%x uid=0x%x inlen=0x%x",
 		cmd_op_name(c->op), c->op_mod, c->uid, c->inlen);
 	ft_qp_st(&l, e, c);
-	op = ft_find(c->op);
-	for (i = 0; op && i < ARRAY_SIZE(op->part); i++)
-		if (op->part[i].f)
-			ft_part(&l, c, &op->part[i]);
-	if (c->op == MLX5X_CMD_OP_SET_HCA_CAP && ft_cap_part(c->op_mod, &cap))
-		ft_part(&l, c, &cap);
+	/* the header is on the line already */
+	n = ft_parts(c, part);
+	for (i = 1; i < n; i++)
+		ft_part(&l, c, &part[i]);
 	fputc('\n', l.fp);
 	if (l.stop) {
 		fprintf(l.fp, "end: %s:%s=0x%llx seen\n", cmd_op_name(c->op),

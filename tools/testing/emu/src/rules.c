@@ -9,7 +9,8 @@
  * here must hold for the upstream driver.
  *
  * Where each rule comes from is said at its check (qp.c, qp_check.c,
- * res.c, hca.c, engine.c, rc.c, cq_arm.c); the table only names them.
+ * res.c, hca.c, engine.c, rc.c, cq_arm.c, reserved.c); the table only
+ * names them.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -46,6 +47,8 @@ static const struct {
 	[R_CQ_ARM_FOREIGN_UAR]	= { "cq_arm_foreign_uar", 0 },
 	[R_CQ_ARM_DBR_MISMATCH]	= { "cq_arm_dbr_mismatch", 0 },
 	[R_ATOMIC_NO_MODE]	= { "atomic_mode_unset", 0 },
+	/* counted, not refused: see reserved.c */
+	[R_RESERVED_NONZERO]	= { "reserved_nonzero", 0 },
 };
 
 static void vhit(struct emu *e, enum emu_rule r, const char *fmt, va_list ap)
