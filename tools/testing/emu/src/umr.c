@@ -96,6 +96,22 @@ static void umr_copy_mkc(struct emu_mkey *mk, const uint8_t *mkc,
 }
 
 /*
+ * The PD the key of a translation list must belong to: the posting QP's,
+ * except on the UMR QP (a kernel-only queue that serves every PD; mlx5_ib
+ * names its own PD's DMA key there, whatever the QP context says).
+ */
+static const struct emu_pd *umr_list_pd(struct emu *e, const struct emu_qp *qp,
+					const struct swqe *w)
+{
+	const struct emu_mkey *lk;
+
+	if (qp->st != MLX5X_QP_ST_REG_UMR)
+		return qp->pd;
+	lk = mkey_lookup(e, w->umr_sge.lkey);
+	return lk ? lk->pd : qp->pd;
+}
+
+/*
  * The translation list a UMR carries (xlt_octowords, two MTT entries an
  * octoword): inline after the mkey context, or read through the data
  * segment's key (the PD's DMA key), written at xlt_offset octowords into
@@ -131,7 +147,8 @@ static const char *umr_read_xlt(struct emu *e, struct emu_qp *qp,
 		}
 		memcpy(buf, w->inl_data, bytes);
 	} else if (!w->umr_data || w->umr_sge.len < bytes ||
-		   sg_copy(e, qp->pd, &w->umr_sge, 1, 0, buf, bytes, false)) {
+		   sg_copy(e, umr_list_pd(e, qp, w), &w->umr_sge, 1, 0, buf,
+			   bytes, false)) {
 		free(buf);
 		return "translation list not readable";
 	}
