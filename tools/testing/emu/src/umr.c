@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * UMR: memory key updates posted as WQEs on the kernel's REG_UMR QP.
+ * UMR: memory key updates posted as WQEs.
  *
- * mlx5_ib uses them to revoke an MR (make its key free) before it reuses
- * the pinned pages for another key (ibv_rereg_mr), and to change an MR's
- * PD and access rights in place.  The WQE names the key in the control
+ * On the kernel's REG_UMR QP mlx5_ib loads and enables the keys of its
+ * MR cache (user MRs: the MTT list in chunks at xlt_offset, then start,
+ * length, page size, rights, PD), revokes an MR (makes its key free)
+ * and changes an MR's PD and access rights in place.  On a kernel RC/UC
+ * send queue it fast-registers (IB_WR_REG_MR: new tag, MTTs, range,
+ * rights, en_rinval) and locally invalidates (free) keys of the QP's PD
+ * created free with umr_en.  The WQE names the key in the control
  * segment's immediate; mkey_mask selects the fields of the inline mkey
- * context that replace the key's current ones.  Translation updates
- * (XLT, used by the MR cache and ODP) are not advertised
- * (umr_modify_entity_size_disabled, no UMR translation caps) and are
- * refused.  A UMR is a local operation: it takes effect when the engine
- * takes the WQE and completes in order with the WQEs before it.
+ * context that replace the key's current ones.  A UMR is a local
+ * operation: it takes effect when the engine takes the WQE and completes
+ * in order with the WQEs before it.
  *
  * On a user RC/UC send queue a UMR binds or invalidates a memory window
- * (libmlx5's ibv_bind_mw, IBV_WR_BIND_MW, IBV_WR_LOCAL_INV), and nothing
- * else: the key must be a window of the QP's PD, and only the window's
+ * (libmlx5's ibv_bind_mw, IBV_WR_BIND_MW, IBV_WR_LOCAL_INV), or is
+ * refused as a bind would be: the key must be a window of the QP's PD
+ * (or an MR with umr_en, taken as above), and only the window's
  * tag, rights, range, QP and free state may change.  A bind points the
  * window's single inline KLM at an MR of the same PD that covers the
  * range; a type 2 window must be free to be bound and is bound to the
@@ -124,7 +127,7 @@ static const char *umr_read_xlt(struct emu *e, struct emu_qp *qp,
 {
 	const uint8_t *ctrl = w->umr;
 	uint32_t octw = PGET(ctrl, MLX5X_WQE_UMR_XLT_OCTOWORDS), i;
-	uint64_t off = 0, bytes = octw * 16ull;
+	uint64_t off = 0, bytes = octw * 16ull, room;
 	uint8_t *buf;
 
 	*n = 0;
@@ -135,7 +138,13 @@ static const char *umr_read_xlt(struct emu *e, struct emu_qp *qp,
 	if (PGET(ctrl, MLX5X_WQE_UMR_FLAGS) & MLX5X_UMR_TRANSLATION_OFFSET_EN)
 		off = PGET(ctrl, MLX5X_WQE_UMR_XLT_OFFSET) |
 		      (uint64_t)PGET(ctrl, MLX5X_WQE_UMR_XLT_OFFSET_47_16) << 16;
-	if (off * 2 > mk->n_mtt || 2ull * octw > mk->n_mtt - off * 2)
+	/*
+	 * The room is kept in 64-byte units (mlx5_ib pads every list to
+	 * 64 bytes with zero entries, even for a key whose room is smaller):
+	 * what lies past the room itself is not stored.
+	 */
+	room = DIV_ROUND_UP((uint64_t)mk->n_mtt, 8) * 8;
+	if (off * 2 > room || 2ull * octw > room - off * 2)
 		return "translation beyond the key's translation size";
 	buf = malloc(bytes);
 	if (!buf)
@@ -161,7 +170,8 @@ static const char *umr_read_xlt(struct emu *e, struct emu_qp *qp,
 		(*out)[i] = get_be64(buf + 8ull * i);
 	free(buf);
 	*first = off * 2;
-	*n = 2 * octw;
+	*n = (uint32_t)MIN(2ull * octw, mk->n_mtt > off * 2 ?
+				     mk->n_mtt - off * 2 : 0);
 	return NULL;
 }
 

@@ -256,6 +256,33 @@ static void t_xlt_inline(void)
 	te_teardown(&p.x);
 }
 
+/* a key with room for 2 entries takes a list padded to 64 bytes */
+static void t_xlt_padded(void)
+{
+	uint64_t ents[8] = { 0 }, va = TE_VA_BASE + 0x5000;
+	uint8_t mkc[64];
+	uint32_t key;
+	struct up p;
+	uint16_t idx;
+
+	up_setup(&p);
+	key = create_umr_mkey(&p.x, p.x.t.pd, 2, 0x66);
+	ents[0] = mtt_ent(&p, 0);
+	ents[1] = mtt_ent(&p, 1);
+	enable_mkc(mkc, p.x.t.pd, va, 2 * 4096, 0x66);
+	idx = post_umr(&p.x, &p.umr, &(struct umr){ .imm = key, .octw = 4,
+		.mask = ENABLE_MASK, .mkc = mkc, .inl = ents });
+	is_u(umr_done(&p.x, &p.cq, idx), 0,
+	     "2-entry key: a list padded to 64 bytes is taken");
+	is_u(landed(&p, key, va + 4096), NPG - 2, "... and maps its 2 pages");
+	enable_mkc(mkc, p.x.t.pd, va, 3 * 4096, 0x66);
+	idx = post_umr(&p.x, &p.umr, &(struct umr){ .imm = key, .octw = 4,
+		.mask = ENABLE_MASK, .mkc = mkc, .inl = ents });
+	is_u(umr_done(&p.x, &p.cq, idx), MLX5X_CQE_SYND_LOCAL_QP_OP_ERR,
+	     "2-entry key: a 3-page range is refused (padding is no room)");
+	te_teardown(&p.x);
+}
+
 /* each refusal: error CQE, and the key as it was (free, no mapping) */
 static void xlt_refused(const char *what, struct umr u, uint64_t len,
 			bool bad_list, bool page_size_disabled)
@@ -443,6 +470,7 @@ int main(void)
 {
 	t_xlt_pointer();
 	t_xlt_inline();
+	t_xlt_padded();
 	t_xlt_refused();
 	t_fast_reg();
 	t_fast_reg_other_pd();
