@@ -531,12 +531,15 @@ fabric_nvme_target_down() {
 	rm -f /tmp/nvmet.img
 }
 
-# the namespace block device of our subsystem, once it appears
+# the namespace block device of our subsystem, once it appears: the disk
+# (nvmeXnY), whose device is the controller or, with native multipath,
+# the subsystem; never a hidden path (nvmeXcYnZ), which has no /dev node
 nvme_dev() {
-	local c
-	for c in /sys/class/nvme/nvme*; do
-		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$FAB_NQN" ] || continue
-		ls -d "$c"/nvme*n1 2>/dev/null | head -n1 | xargs -r basename
+	local b
+	for b in /sys/block/nvme*n*; do
+		case ${b##*/} in *c*) continue ;; esac
+		[ "$(cat "$b/device/subsysnqn" 2>/dev/null)" = "$FAB_NQN" ] || continue
+		echo "${b##*/}"
 		return 0
 	done
 	return 1
@@ -582,7 +585,8 @@ fabric_nvme_host() {
 	x0=$(port_xmit "$DEV_B")
 	if ! { modprobe nvme-rdma &&
 		timeout -k 5 120 nvme connect -t rdma -a "$FAB_ADDR_A" -s 4420 \
-			-w "$FAB_ADDR_B" -n "$FAB_NQN" --hostnqn "$hostnqn"; } >> "$log" 2>&1; then
+			-w "$FAB_ADDR_B" -n "$FAB_NQN" --hostnqn "$hostnqn" \
+			--keep-alive-tmo=60; } >> "$log" 2>&1; then
 		record nvmeof/connect fail "$(excerpt "$log" 3) dmesg: $(dmesg_tail nvme)"
 		for n in nvmeof/fio nvmeof/disconnect; do record "$n" skip "not connected"; done
 	else

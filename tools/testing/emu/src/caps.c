@@ -68,6 +68,12 @@ static const struct cap_val defaults[] = {
 	 */
 	V(MLX5X_CAP_UMR_MODIFY_ENTITY_SIZE_DISABLED, 0),
 	/*
+	 * the longest page list of a fast registration, as ConnectX-5
+	 * (mlx5_ib: max_fast_reg_page_list_len; nvme-rdma sizes its MRs
+	 * and I/O by it)
+	 */
+	V(MLX5X_CAP_LOG_MAX_KLM_LIST_SIZE, 16),
+	/*
 	 * memory windows type 1 and 2B (mlx5_ib: IB_DEVICE_MEM_WINDOW):
 	 * KLM mkeys created free, bound and invalidated by UMR WQEs on the
 	 * user's RC/UC send queue (umr.c)
