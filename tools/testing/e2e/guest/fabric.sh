@@ -479,7 +479,8 @@ fabric_cm() {
 
 # --- NVMe over RDMA -----------------------------------------------------------
 
-NVME_PARTS="nvmeof/target nvmeof/connect nvmeof/fio nvmeof/disconnect nvmeof/target-down"
+NVME_HOST_PARTS="nvmeof/connect nvmeof/fio nvmeof/disconnect nvmeof/unload"
+NVME_PARTS="nvmeof/target $NVME_HOST_PARTS nvmeof/target-down"
 NVMET=/sys/kernel/config/nvmet
 
 # Both kernel ends live in the initial network namespace (nvmet-rdma and
@@ -546,7 +547,7 @@ nvme_dev() {
 }
 
 fabric_nvme() {
-	local log n mib=${FABRIC_NVME_MIB:-256}
+	local log n mib=${FABRIC_NVME_MIB:-32}
 	if [ $IPOIB_UP = 0 ]; then
 		for n in $NVME_PARTS; do
 			record "$n" skip "nvme-rdma connects through rdma_cm over IPoIB: no IPoIB carrier"
@@ -561,10 +562,12 @@ fabric_nvme() {
 	record nvmeof/target pass "nvmet-rdma on $FAB_ADDR_A:4420 ($DEV_A), file namespace of $((mib + 64)) MiB"
 	log=$(logname nvmeof/connect)
 	# nvme-rdma registers every I/O with fast registration work requests
-	# and refuses a device without them (the target needs none).
+	# and refuses a device without them (the target needs none); mlx5_ib
+	# offers them when UMR may rewrite translations
+	# (umr_modify_entity_size_disabled 0, as the emulated ConnectX-5)
 	if ! ibv_devinfo -v -d "$DEV_B" 2>/dev/null | grep -q MEM_MGT_EXTENSIONS; then
-		for n in nvmeof/connect nvmeof/fio nvmeof/disconnect; do
-			record "$n" skip "nvme-rdma needs fast registration (IB_WR_REG_MR: MEM_MGT_EXTENSIONS), which $DEV_B does not offer: the emulated device has no UMR translation updates (umr_modify_entity_size_disabled)"
+		for n in $NVME_HOST_PARTS; do
+			record "$n" skip "nvme-rdma needs fast registration (IB_WR_REG_MR: MEM_MGT_EXTENSIONS), which $DEV_B does not offer"
 		done
 	else
 		fabric_nvme_host "$mib"
@@ -577,7 +580,9 @@ fabric_nvme() {
 	fi
 }
 
-# fabric_nvme_host MIB: connect from B, fio, disconnect
+# fabric_nvme_host MIB: connect from B, fio, disconnect, unload nvme-rdma.
+# The disconnect drains each queue's QP: mlx5_ib moves it to error, posts
+# one receive by its doorbell record alone and waits for its flush.
 fabric_nvme_host() {
 	local mib=$1 log n dev end x0 hostnqn
 	log=$(logname nvmeof/connect)
@@ -589,6 +594,7 @@ fabric_nvme_host() {
 			--keep-alive-tmo=60; } >> "$log" 2>&1; then
 		record nvmeof/connect fail "$(excerpt "$log" 3) dmesg: $(dmesg_tail nvme)"
 		for n in nvmeof/fio nvmeof/disconnect; do record "$n" skip "not connected"; done
+		fabric_nvme_unload
 	else
 		end=$((SECONDS + 60))
 		dev=
@@ -606,11 +612,23 @@ fabric_nvme_host() {
 		if timeout -k 5 60 nvme disconnect -n "$FAB_NQN" > "$log" 2>&1 &&
 			! nvme_dev > /dev/null; then
 			record nvmeof/disconnect pass "$(head -n1 "$log")"
+			fabric_nvme_unload
 		else
-			record nvmeof/disconnect fail "$(excerpt "$log")"
+			record nvmeof/disconnect fail "$(excerpt "$log") dmesg: $(dmesg_tail nvme)"
+			# its rdma_cm ids would outlive an unload
+			record nvmeof/unload skip "the disconnect failed"
 		fi
 	fi
-	modprobe -r nvme-rdma >> "$log" 2>&1
+}
+
+fabric_nvme_unload() {
+	local log
+	log=$(logname nvmeof/unload)
+	if modprobe -r nvme-rdma > "$log" 2>&1 && [ ! -d /sys/module/nvme_rdma ]; then
+		record nvmeof/unload pass "nvme-rdma unloaded"
+	else
+		record nvmeof/unload fail "$(excerpt "$log") dmesg: $(dmesg_tail nvme)"
+	fi
 }
 
 # fabric_fio DEV MIB XMIT0: write MIB MiB with crc32c, read back, verify
