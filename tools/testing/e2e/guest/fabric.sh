@@ -638,7 +638,7 @@ fabric_fio() {
 	if timeout -k 10 1200 fio --name=nvmeof --filename="/dev/$dev" \
 		--rw=write --bs=128k --size="${mib}M" --ioengine=libaio \
 		--iodepth=8 --direct=1 --verify=crc32c --do_verify=1 \
-		--verify_fatal=1 --output-format=json > "$log" 2>&1 &&
+		--verify_fatal=1 --verify_state_save=0 --output-format=json > "$log" 2>&1 &&
 		python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(j["jobs"][0]["error"])' "$log" 2>/dev/null; then
 		w=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print("%.1f %.1f" % (j["write"]["bw"]/1024, j["read"]["bw"]/1024))' "$log")
 		r=${w#* }
