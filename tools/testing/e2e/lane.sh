@@ -167,7 +167,7 @@ write_env() {
 	FABRIC_DRIVERS="${MLX5X_FABRIC_DRIVERS:-mlx5_core mlx5_core}"
 	FABRIC_PARTS="${MLX5X_FABRIC_PARTS:-}"
 	FABRIC_TCP_MIB=${MLX5X_FABRIC_TCP_MIB:-64}
-	FABRIC_NVME_MIB=${MLX5X_FABRIC_NVME_MIB:-256}
+	FABRIC_NVME_MIB=${MLX5X_FABRIC_NVME_MIB:-32}
 	EOF
 	[ "$SUITE" != faults ] || fault_env >> "$JOB/job.env"
 	[ "$SUITE" != fwevents ] || fwev_env >> "$JOB/job.env"

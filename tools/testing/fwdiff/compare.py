@@ -14,7 +14,8 @@ driver's bring-up, its kernel-internal objects, the user context) forms
 groups named "bringup:<opcode>", the workload's commands plain
 "<opcode>" groups, so that the drivers' own objects do not blur the
 comparison of what the workload asked for (the UMR QP, which upstream
-makes on first use, is compared in whichever phase it appears).
+makes on first use, is compared in whichever phase it appears, and so
+are the keys of mlx5_ib's MR cache, group "cache:CREATE_MKEY").
 
 Commands are grouped by (opcode, op_mod, QP service type for QP
 commands); for every field of a group the set of values each driver sent
@@ -56,6 +57,17 @@ def norm(field, value):
     return value
 
 
+def mr_cache_key(kv):
+    """A key of mlx5_ib's MR cache: an MTT key created free with umr_en
+    and no translations, for UMR to load later.  The cache fills (and
+    refills) from a work queue whenever its pools run low, at bring-up
+    or amid the workload, so such keys are compared as a group of their
+    own ("cache:CREATE_MKEY") in whichever phase they come."""
+    return kv.get('mkc.free') == '0x1' and kv.get('mkc.umr_en') == '0x1' \
+        and kv.get('mkc.access_mode_1_0') == '0x1' \
+        and int(kv.get('translations_actual', '0'), 16) == 0
+
+
 def parse(path, start):
     """{group: {field: set(values)}}, started, ended (bools)"""
     groups = {}
@@ -83,6 +95,8 @@ def parse(path, start):
             # use: compared wherever it was made.
             if ST.get(int(st, 16)) == 'REG_UMR':
                 key = key.replace('bringup:', '')
+        if op == 'CREATE_MKEY' and mr_cache_key(kv):
+            key = 'cache:' + op
         g = groups.setdefault((key, op_mod), {})
         g.setdefault('(command)', set()).add('issued')
         for f, v in kv.items():

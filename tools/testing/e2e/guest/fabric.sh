@@ -479,7 +479,8 @@ fabric_cm() {
 
 # --- NVMe over RDMA -----------------------------------------------------------
 
-NVME_PARTS="nvmeof/target nvmeof/connect nvmeof/fio nvmeof/disconnect nvmeof/target-down"
+NVME_HOST_PARTS="nvmeof/connect nvmeof/fio nvmeof/disconnect nvmeof/unload"
+NVME_PARTS="nvmeof/target $NVME_HOST_PARTS nvmeof/target-down"
 NVMET=/sys/kernel/config/nvmet
 
 # Both kernel ends live in the initial network namespace (nvmet-rdma and
@@ -531,19 +532,22 @@ fabric_nvme_target_down() {
 	rm -f /tmp/nvmet.img
 }
 
-# the namespace block device of our subsystem, once it appears
+# the namespace block device of our subsystem, once it appears: the disk
+# (nvmeXnY), whose device is the controller or, with native multipath,
+# the subsystem; never a hidden path (nvmeXcYnZ), which has no /dev node
 nvme_dev() {
-	local c
-	for c in /sys/class/nvme/nvme*; do
-		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$FAB_NQN" ] || continue
-		ls -d "$c"/nvme*n1 2>/dev/null | head -n1 | xargs -r basename
+	local b
+	for b in /sys/block/nvme*n*; do
+		case ${b##*/} in *c*) continue ;; esac
+		[ "$(cat "$b/device/subsysnqn" 2>/dev/null)" = "$FAB_NQN" ] || continue
+		echo "${b##*/}"
 		return 0
 	done
 	return 1
 }
 
 fabric_nvme() {
-	local log n mib=${FABRIC_NVME_MIB:-256}
+	local log n mib=${FABRIC_NVME_MIB:-32}
 	if [ $IPOIB_UP = 0 ]; then
 		for n in $NVME_PARTS; do
 			record "$n" skip "nvme-rdma connects through rdma_cm over IPoIB: no IPoIB carrier"
@@ -558,10 +562,12 @@ fabric_nvme() {
 	record nvmeof/target pass "nvmet-rdma on $FAB_ADDR_A:4420 ($DEV_A), file namespace of $((mib + 64)) MiB"
 	log=$(logname nvmeof/connect)
 	# nvme-rdma registers every I/O with fast registration work requests
-	# and refuses a device without them (the target needs none).
+	# and refuses a device without them (the target needs none); mlx5_ib
+	# offers them when UMR may rewrite translations
+	# (umr_modify_entity_size_disabled 0, as the emulated ConnectX-5)
 	if ! ibv_devinfo -v -d "$DEV_B" 2>/dev/null | grep -q MEM_MGT_EXTENSIONS; then
-		for n in nvmeof/connect nvmeof/fio nvmeof/disconnect; do
-			record "$n" skip "nvme-rdma needs fast registration (IB_WR_REG_MR: MEM_MGT_EXTENSIONS), which $DEV_B does not offer: the emulated device has no UMR translation updates (umr_modify_entity_size_disabled)"
+		for n in $NVME_HOST_PARTS; do
+			record "$n" skip "nvme-rdma needs fast registration (IB_WR_REG_MR: MEM_MGT_EXTENSIONS), which $DEV_B does not offer"
 		done
 	else
 		fabric_nvme_host "$mib"
@@ -574,7 +580,9 @@ fabric_nvme() {
 	fi
 }
 
-# fabric_nvme_host MIB: connect from B, fio, disconnect
+# fabric_nvme_host MIB: connect from B, fio, disconnect, unload nvme-rdma.
+# The disconnect drains each queue's QP: mlx5_ib moves it to error, posts
+# one receive by its doorbell record alone and waits for its flush.
 fabric_nvme_host() {
 	local mib=$1 log n dev end x0 hostnqn
 	log=$(logname nvmeof/connect)
@@ -582,9 +590,11 @@ fabric_nvme_host() {
 	x0=$(port_xmit "$DEV_B")
 	if ! { modprobe nvme-rdma &&
 		timeout -k 5 120 nvme connect -t rdma -a "$FAB_ADDR_A" -s 4420 \
-			-w "$FAB_ADDR_B" -n "$FAB_NQN" --hostnqn "$hostnqn"; } >> "$log" 2>&1; then
+			-w "$FAB_ADDR_B" -n "$FAB_NQN" --hostnqn "$hostnqn" \
+			--keep-alive-tmo=60; } >> "$log" 2>&1; then
 		record nvmeof/connect fail "$(excerpt "$log" 3) dmesg: $(dmesg_tail nvme)"
 		for n in nvmeof/fio nvmeof/disconnect; do record "$n" skip "not connected"; done
+		fabric_nvme_unload
 	else
 		end=$((SECONDS + 60))
 		dev=
@@ -602,11 +612,23 @@ fabric_nvme_host() {
 		if timeout -k 5 60 nvme disconnect -n "$FAB_NQN" > "$log" 2>&1 &&
 			! nvme_dev > /dev/null; then
 			record nvmeof/disconnect pass "$(head -n1 "$log")"
+			fabric_nvme_unload
 		else
-			record nvmeof/disconnect fail "$(excerpt "$log")"
+			record nvmeof/disconnect fail "$(excerpt "$log") dmesg: $(dmesg_tail nvme)"
+			# its rdma_cm ids would outlive an unload
+			record nvmeof/unload skip "the disconnect failed"
 		fi
 	fi
-	modprobe -r nvme-rdma >> "$log" 2>&1
+}
+
+fabric_nvme_unload() {
+	local log
+	log=$(logname nvmeof/unload)
+	if modprobe -r nvme-rdma > "$log" 2>&1 && [ ! -d /sys/module/nvme_rdma ]; then
+		record nvmeof/unload pass "nvme-rdma unloaded"
+	else
+		record nvmeof/unload fail "$(excerpt "$log") dmesg: $(dmesg_tail nvme)"
+	fi
 }
 
 # fabric_fio DEV MIB XMIT0: write MIB MiB with crc32c, read back, verify
@@ -616,7 +638,7 @@ fabric_fio() {
 	if timeout -k 10 1200 fio --name=nvmeof --filename="/dev/$dev" \
 		--rw=write --bs=128k --size="${mib}M" --ioengine=libaio \
 		--iodepth=8 --direct=1 --verify=crc32c --do_verify=1 \
-		--verify_fatal=1 --output-format=json > "$log" 2>&1 &&
+		--verify_fatal=1 --verify_state_save=0 --output-format=json > "$log" 2>&1 &&
 		python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(j["jobs"][0]["error"])' "$log" 2>/dev/null; then
 		w=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print("%.1f %.1f" % (j["write"]["bw"]/1024, j["read"]["bw"]/1024))' "$log")
 		r=${w#* }

@@ -60,8 +60,19 @@ static const struct cap_val defaults[] = {
 	V(MLX5X_CAP_BLOCK_LB_MC, 1),
 	/* PMA counters by command, not by MAD_IFC (no SMA in firmware) */
 	V(MLX5X_CAP_VPORT_COUNTERS, 1),
-	/* user MRs by CREATE_MKEY with MTTs; no UMR, empty MR cache */
-	V(MLX5X_CAP_UMR_MODIFY_ENTITY_SIZE_DISABLED, 1),
+	/*
+	 * UMR may rewrite an mkey's translation (MTT list, page size,
+	 * start, length), as on ConnectX-5: mlx5_ib then offers fast
+	 * registration (IB_DEVICE_MEM_MGT_EXTENSIONS), loads user MRs by
+	 * UMR and keeps an MR cache (umr.c)
+	 */
+	V(MLX5X_CAP_UMR_MODIFY_ENTITY_SIZE_DISABLED, 0),
+	/*
+	 * the longest page list of a fast registration, as ConnectX-5
+	 * (mlx5_ib: max_fast_reg_page_list_len; nvme-rdma sizes its MRs
+	 * and I/O by it)
+	 */
+	V(MLX5X_CAP_LOG_MAX_KLM_LIST_SIZE, 16),
 	/*
 	 * memory windows type 1 and 2B (mlx5_ib: IB_DEVICE_MEM_WINDOW):
 	 * KLM mkeys created free, bound and invalidated by UMR WQEs on the

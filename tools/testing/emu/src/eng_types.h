@@ -69,7 +69,8 @@ struct rd_resp {
 struct eng_qp {
 	struct eng_link ready;	/* on eng.ready: has work */
 	struct eng_link timer;	/* on eng.timers: timer_at set */
-	bool on_ready, on_timer;
+	struct eng_link err;	/* on eng.errs: in the error state */
+	bool on_ready, on_timer, on_err;
 	uint64_t timer_at;	/* ns; 0: none */
 	bool db;		/* SQ doorbell not looked at yet */
 	bool started;		/* counters loaded from the QP context */
@@ -119,6 +120,7 @@ struct eng_stats {
 	uint64_t cqes, cq_events, async_events, flushed;
 	uint64_t mkey_faults, dma_faults, wqe_faults;
 	uint64_t runs, busy_runs, sleeps;
+	uint64_t err_polls;	/* looks at the RQs of QPs in error */
 };
 
 struct eng {
@@ -141,7 +143,9 @@ struct eng {
 	struct wire *wire;	/* the link the port is attached to */
 	struct wire *own_wire;	/* the loopback wire, allocated here */
 	void *scratch;		/* one parsed send WQE (struct swqe) */
-	uint32_t err_qps;	/* QPs in the error state */
+	struct eng_link errs;	/* QPs in the error state */
+	/* next look at their RQ doorbell records, and the interval to it */
+	uint64_t err_poll_at, err_poll_ns;
 	struct eng_stats st;
 };
 

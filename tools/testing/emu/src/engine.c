@@ -19,6 +19,10 @@
 /* QP steps per run before the lock is given up for a moment */
 #define RUN_BUDGET 64
 
+/* looks at the RQs of QPs in error: first after 1 ms, then up to 64 ms */
+#define ERR_POLL_MIN_NS 1000000ull
+#define ERR_POLL_MAX_NS 64000000ull
+
 #define link_entry(l, type, member) \
 	((type *)((char *)(l) - offsetof(type, member)))
 
@@ -71,6 +75,7 @@ int eng_init(struct emu *e)
 	pthread_condattr_destroy(&ca);
 	link_init(&g->ready);
 	link_init(&g->timers);
+	link_init(&g->errs);
 	g->clock = eng_real_clock;
 	g->scratch = malloc(sizeof(struct swqe));
 	g->own_wire = malloc(sizeof(struct wire));
@@ -156,6 +161,73 @@ static void qp_unlink(struct emu_qp *qp)
 		link_del(&qp->eng.timer);
 	qp->eng.on_ready = qp->eng.on_timer = false;
 	qp->eng.timer_at = 0;
+}
+
+/* ---- QPs in the error state ---- */
+
+/*
+ * Software posts a receive by writing the RQ doorbell record alone: no
+ * UAR write tells the device (mlx5_ib's and libmlx5's post_recv).  A
+ * ConnectX still completes receives posted to a QP in error with a flush
+ * error, and software waits for that: ib_drain_rq() (mlx5_ib's drain,
+ * used by nvme-rdma, iSER and SRP at disconnect) moves the QP to error,
+ * posts one receive and sleeps until its flush completion.  So while QPs
+ * are in error the engine reads their RQ doorbell records on a timer of
+ * its own: ERR_POLL_MIN_NS after a QP entered the state or a record moved,
+ * then at doubling intervals up to ERR_POLL_MAX_NS, so a QP left in error
+ * costs a few reads of guest memory a second and no QP in error costs
+ * nothing.
+ */
+static void err_poll_soon(struct eng *g, uint64_t now)
+{
+	g->err_poll_ns = ERR_POLL_MIN_NS;
+	g->err_poll_at = now + ERR_POLL_MIN_NS;
+}
+
+/* the QP has entered the error state, by command or by the engine */
+void eng_err_add(struct emu *e, struct emu_qp *qp)
+{
+	if (qp->eng.on_err)
+		return;
+	qp->eng.on_err = true;
+	link_add_tail(&e->eng.errs, &qp->eng.err);
+	err_poll_soon(&e->eng, eng_now(e));
+	eng_kick(e);	/* the thread takes up the new deadline */
+}
+
+static void err_del(struct emu_qp *qp)
+{
+	if (qp->eng.on_err)
+		link_del(&qp->eng.err);
+	qp->eng.on_err = false;
+}
+
+/* a QP in error whose RQ doorbell record moved gets its step (a flush) */
+static void poll_err_rqs(struct emu *e, uint64_t now)
+{
+	struct eng *g = &e->eng;
+	struct eng_link *l;
+	bool moved = false;
+	uint32_t n;
+
+	if (link_empty(&g->errs) || now < g->err_poll_at)
+		return;
+	g->st.err_polls++;
+	for (l = g->errs.next; l != &g->errs; l = l->next) {
+		struct emu_qp *qp = link_entry(l, struct emu_qp, eng.err);
+
+		/* receives of an SRQ are the SRQ's: not flushed per QP */
+		if (!qp->srq && !rq_avail(e, qp, &n) && n) {
+			eng_qp_ready(e, qp);
+			moved = true;
+		}
+	}
+	if (moved) {
+		err_poll_soon(g, now);
+		return;
+	}
+	g->err_poll_ns = MIN(g->err_poll_ns * 2, ERR_POLL_MAX_NS);
+	g->err_poll_at = now + g->err_poll_ns;
 }
 
 /* ---- routing ---- */
@@ -296,6 +368,9 @@ static uint64_t next_deadline(struct emu *e)
 	struct eng_link *l;
 	uint64_t at = 0;
 
+	if (!link_empty(&e->eng.errs))
+		at = e->eng.err_poll_at;
+
 	for (l = e->eng.timers.next; l != &e->eng.timers; l = l->next) {
 		struct emu_qp *qp = link_entry(l, struct emu_qp, eng.timer);
 
@@ -338,6 +413,7 @@ uint64_t eng_run_locked(struct emu *e, uint64_t now)
 
 	g->st.runs++;
 	run_timers(e, now);
+	poll_err_rqs(e, now);
 	for (;;) {
 		bool routed = run_inbox(e);
 
@@ -492,7 +568,8 @@ void eng_reset(struct emu *e)
 	pkt_free_list(g->inbox);
 	g->inbox = g->inbox_tail = NULL;
 	pthread_mutex_unlock(&g->kick_lock);
-	g->err_qps = 0;
+	while (!link_empty(&g->errs))
+		err_del(link_entry(g->errs.next, struct emu_qp, eng.err));
 }
 
 /* ---- hooks ---- */
@@ -548,16 +625,12 @@ void eng_uar_send(struct emu *e, uint32_t uar, uint32_t off,
 /* a QP in error flushes what software posts after the fact */
 static void kick_err_qps(struct emu *e, struct emu_cq *cq)
 {
-	struct objtab *t = &e->obj[OBJ_QP];
-	uint32_t id;
+	struct eng_link *l;
 
-	if (!e->eng.err_qps)
-		return;
-	for (id = t->base; id < t->cap; id++) {
-		struct emu_qp *qp = t->slot[id];
+	for (l = e->eng.errs.next; l != &e->eng.errs; l = l->next) {
+		struct emu_qp *qp = link_entry(l, struct emu_qp, eng.err);
 
-		if (qp && qp->state == MLX5X_QP_STATE_ERR &&
-		    (qp->rcq == cq || qp->scq == cq))
+		if (qp->rcq == cq || qp->scq == cq)
 			eng_qp_ready(e, qp);
 	}
 }
@@ -570,9 +643,8 @@ void eng_cq_arm(struct emu *e, struct emu_cq *cq, uint32_t word)
 
 void eng_qp_modified(struct emu *e, struct emu_qp *qp, uint8_t from)
 {
-	if (from == MLX5X_QP_STATE_ERR && qp->state != MLX5X_QP_STATE_ERR &&
-	    e->eng.err_qps)
-		e->eng.err_qps--;
+	if (qp->state != MLX5X_QP_STATE_ERR)
+		err_del(qp);
 	switch (qp->state) {
 	case MLX5X_QP_STATE_RST:
 		qp_unlink(qp);
@@ -593,7 +665,7 @@ void eng_qp_modified(struct emu *e, struct emu_qp *qp, uint8_t from)
 	case MLX5X_QP_STATE_ERR:
 		if (from == MLX5X_QP_STATE_ERR)
 			break;
-		e->eng.err_qps++;
+		eng_err_add(e, qp);
 		qp_flush(e, qp);
 		if (qp->srq)
 			eng_qp_event(e, qp, MLX5X_EVENT_SRQ_LAST_WQE);
@@ -605,8 +677,8 @@ void eng_qp_modified(struct emu *e, struct emu_qp *qp, uint8_t from)
 
 void eng_qp_release(struct emu *e, struct emu_qp *qp)
 {
-	if (qp->state == MLX5X_QP_STATE_ERR && e->eng.err_qps)
-		e->eng.err_qps--;
+	(void)e;	/* everything the engine keeps is on the QP's links */
+	err_del(qp);
 	qp_unlink(qp);
 	qp_free_rt(qp);
 }
@@ -660,6 +732,7 @@ void eng_report(struct emu *e, FILE *fp)
 		s->cqes, s->cq_events, s->async_events, s->flushed);
 	fprintf(fp, "eng_mkey_faults=%" PRIu64 "\neng_dma_faults=%" PRIu64
 		"\neng_wqe_faults=%" PRIu64 "\neng_runs=%" PRIu64
-		"\neng_sleeps=%" PRIu64 "\n", s->mkey_faults, s->dma_faults,
-		s->wqe_faults, s->runs, s->sleeps);
+		"\neng_sleeps=%" PRIu64 "\neng_err_polls=%" PRIu64 "\n",
+		s->mkey_faults, s->dma_faults, s->wqe_faults, s->runs,
+		s->sleeps, s->err_polls);
 }

@@ -70,6 +70,7 @@ void eng_arm_rq(struct emu *e, struct emu_srq *srq, uint16_t lwm);
 /* ---- internal: scheduling ---- */
 void eng_qp_ready(struct emu *e, struct emu_qp *qp);
 void eng_qp_timer(struct emu *e, struct emu_qp *qp, uint64_t at);
+void eng_err_add(struct emu *e, struct emu_qp *qp);
 struct emu_qp *eng_qp_by_num(struct emu *e, uint32_t qpn);
 
 /* ---- mkey_xlate.c: memory keys ---- */

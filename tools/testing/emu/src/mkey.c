@@ -13,31 +13,46 @@
 
 #define EMU_FILE_ID FILE_MKEY
 
+/*
+ * The key's translation list has room for translations_octword_size
+ * octowords (what a UMR may later fill); the mailbox carries the first
+ * translations_octword_actual_size of them.  mlx5_ib creates its MR cache
+ * and fast registration keys free, with room and no list (actual 0):
+ * such a free key takes the entries the mailbox holds; an enabled key
+ * without an actual size must carry its whole list.
+ */
 static int parse_mtt(struct cmd_ctx *c, const uint8_t *mkc,
 		     struct emu_mkey *mk)
 {
 	uint32_t octw = PGET(mkc, MLX5X_MKC_TRANSLATIONS_OCTWORD_SIZE);
 	uint32_t actual = get_be32(c->in +
 				   MLX5X_CREATE_MKEY_IN_TRANSLATIONS_ACTUAL_OFF);
-	uint32_t n = 2 * (actual ? actual : octw), i;
+	uint32_t avail = c->inlen > MLX5X_CREATE_MKEY_IN_MTT_OFF ?
+			 (c->inlen - MLX5X_CREATE_MKEY_IN_MTT_OFF) /
+			 MLX5X_PAS_LEN : 0;
+	uint32_t n = 2 * octw, given = n, i;
 
 	if (actual > octw)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
+	if (actual)
+		given = 2 * actual;
+	else if (mk->free)
+		given = MIN(n, avail);
 	if (mk->log_page_size < MLX5X_ADAPTER_PAGE_SHIFT ||
 	    mk->log_page_size > 30)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
-	if (n > (c->inlen - MLX5X_CREATE_MKEY_IN_MTT_OFF) / MLX5X_PAS_LEN)
+	if (given > avail)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_INP_LEN);
 	/* the MTT list must cover the region, page offset included */
 	if (!mk->free &&
 	    DIV_ROUND_UP((mk->start & ((1ull << mk->log_page_size) - 1)) +
-			 mk->len, 1ull << mk->log_page_size) > n)
+			 mk->len, 1ull << mk->log_page_size) > given)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_PARAM);
 	mk->mtt = calloc(n ? n : 1, sizeof(*mk->mtt));
 	if (!mk->mtt)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_NO_RES);
 	mk->n_mtt = n;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < given; i++)
 		mk->mtt[i] = get_be64(c->in + MLX5X_CREATE_MKEY_IN_MTT_OFF +
 				      i * MLX5X_PAS_LEN);
 	return 0;

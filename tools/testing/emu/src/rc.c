@@ -311,8 +311,8 @@ void qp_to_err(struct emu *e, struct emu_qp *qp)
 	if (qp->state == MLX5X_QP_STATE_ERR)
 		return;
 	emu_dbg("QP 0x%x: -> ERR", qp->qpn);
-	e->eng.err_qps++;
 	qp->state = MLX5X_QP_STATE_ERR;
+	eng_err_add(e, qp);
 	PSET(qp->qpc, MLX5X_QPC_STATE, qp->state);
 	qp_flush(e, qp);
 	/* no more receive WQEs will be taken from the SRQ for this QP */

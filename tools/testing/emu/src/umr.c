@@ -1,26 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * UMR: memory key updates posted as WQEs on the kernel's REG_UMR QP.
+ * UMR: memory key updates posted as WQEs.
  *
- * mlx5_ib uses them to revoke an MR (make its key free) before it reuses
- * the pinned pages for another key (ibv_rereg_mr), and to change an MR's
- * PD and access rights in place.  The WQE names the key in the control
+ * On the kernel's REG_UMR QP mlx5_ib loads and enables the keys of its
+ * MR cache (user MRs: the MTT list in chunks at xlt_offset, then start,
+ * length, page size, rights, PD), revokes an MR (makes its key free)
+ * and changes an MR's PD and access rights in place.  On a kernel RC/UC
+ * send queue it fast-registers (IB_WR_REG_MR: new tag, MTTs, range,
+ * rights, en_rinval) and locally invalidates (free) keys of the QP's PD
+ * created free with umr_en.  The WQE names the key in the control
  * segment's immediate; mkey_mask selects the fields of the inline mkey
- * context that replace the key's current ones.  Translation updates
- * (XLT, used by the MR cache and ODP) are not advertised
- * (umr_modify_entity_size_disabled, no UMR translation caps) and are
- * refused.  A UMR is a local operation: it takes effect when the engine
- * takes the WQE and completes in order with the WQEs before it.
+ * context that replace the key's current ones.  A UMR is a local
+ * operation: it takes effect when the engine takes the WQE and completes
+ * in order with the WQEs before it.
  *
  * On a user RC/UC send queue a UMR binds or invalidates a memory window
- * (libmlx5's ibv_bind_mw, IBV_WR_BIND_MW, IBV_WR_LOCAL_INV), and nothing
- * else: the key must be a window of the QP's PD, and only the window's
+ * (libmlx5's ibv_bind_mw, IBV_WR_BIND_MW, IBV_WR_LOCAL_INV), or is
+ * refused as a bind would be: the key must be a window of the QP's PD
+ * (or an MR with umr_en, taken as above), and only the window's
  * tag, rights, range, QP and free state may change.  A bind points the
  * window's single inline KLM at an MR of the same PD that covers the
  * range; a type 2 window must be free to be bound and is bound to the
  * posting QP; only that QP may invalidate it.  Refusals complete with
  * the MW bind error syndrome.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "engine.h"
 #include "log.h"
 
@@ -92,29 +98,121 @@ static void umr_copy_mkc(struct emu_mkey *mk, const uint8_t *mkc,
 		memcpy(mk->mkc + MLX5X_MKC_LEN_OFF, mkc + MLX5X_MKC_LEN_OFF, 8);
 }
 
-static int kernel_umr(struct emu *e, struct emu_qp *qp, const struct swqe *w)
+/*
+ * The PD the key of a translation list must belong to: the posting QP's,
+ * except on the UMR QP (a kernel-only queue that serves every PD; mlx5_ib
+ * names its own PD's DMA key there, whatever the QP context says).
+ */
+static const struct emu_pd *umr_list_pd(struct emu *e, const struct emu_qp *qp,
+					const struct swqe *w)
+{
+	const struct emu_mkey *lk;
+
+	if (qp->st != MLX5X_QP_ST_REG_UMR)
+		return qp->pd;
+	lk = mkey_lookup(e, w->umr_sge.lkey);
+	return lk ? lk->pd : qp->pd;
+}
+
+/*
+ * The translation list a UMR carries (xlt_octowords, two MTT entries an
+ * octoword): inline after the mkey context, or read through the data
+ * segment's key (the PD's DMA key), written at xlt_offset octowords into
+ * the key's list.  The list was sized when the key was created
+ * (translations_octword_size): a UMR cannot grow it.
+ */
+static const char *umr_read_xlt(struct emu *e, struct emu_qp *qp,
+				const struct emu_mkey *mk, const struct swqe *w,
+				uint64_t **out, uint64_t *first, uint32_t *n)
 {
 	const uint8_t *ctrl = w->umr;
-	const uint8_t *mkc = w->umr + MLX5X_WQE_UMR_CTRL_LEN;
-	uint32_t key = get_be32(w->imm);
-	uint8_t flags = (uint8_t)PGET(ctrl, MLX5X_WQE_UMR_FLAGS);
-	uint64_t mask = get_be64(ctrl + MLX5X_WQE_UMR_MKEY_MASK_OFF);
-	struct emu_mkey *mk = objtab_get(&e->obj[OBJ_MKEY],
-					 key >> MLX5X_MKEY_INDEX_SHIFT);
+	uint32_t octw = PGET(ctrl, MLX5X_WQE_UMR_XLT_OCTOWORDS), i;
+	uint64_t off = 0, bytes = octw * 16ull, room;
+	uint8_t *buf;
 
-	if (!mk || (mk->key & MLX5X_MKEY_VARIANT_MASK) !=
-		   (key & MLX5X_MKEY_VARIANT_MASK))
-		return umr_fail(e, qp, key, "no such key");
-	if (PGET(ctrl, MLX5X_WQE_UMR_XLT_OCTOWORDS))
-		return umr_fail(e, qp, key, "translation update not supported");
+	*n = 0;
+	if (!octw)
+		return NULL;
+	if (mk->mw || mk->access_mode != MLX5X_MKC_ACCESS_MODE_MTT)
+		return "translation update of a key that is not MTT";
+	if (PGET(ctrl, MLX5X_WQE_UMR_FLAGS) & MLX5X_UMR_TRANSLATION_OFFSET_EN)
+		off = PGET(ctrl, MLX5X_WQE_UMR_XLT_OFFSET) |
+		      (uint64_t)PGET(ctrl, MLX5X_WQE_UMR_XLT_OFFSET_47_16) << 16;
 	/*
-	 * The free-state check (flags bits 6:5) is not enforced: its
-	 * encoding is not certain enough here to refuse a WQE over it.
+	 * The room is kept in 64-byte units (mlx5_ib pads every list to
+	 * 64 bytes with zero entries, even for a key whose room is smaller):
+	 * what lies past the room itself is not stored.
 	 */
-	(void)flags;
-	if ((mask & MLX5X_MKEY_MASK_PD) &&
-	    umr_set_pd(e, mk, PGET(mkc, MLX5X_MKC_PD)))
-		return umr_fail(e, qp, key, "no such PD");
+	room = DIV_ROUND_UP((uint64_t)mk->n_mtt, 8) * 8;
+	if (off * 2 > room || 2ull * octw > room - off * 2)
+		return "translation beyond the key's translation size";
+	buf = malloc(bytes);
+	if (!buf)
+		return "out of memory";
+	if (PGET(ctrl, MLX5X_WQE_UMR_FLAGS) & MLX5X_UMR_INLINE) {
+		if (w->inl_len < bytes) {
+			free(buf);
+			return "inline translation shorter than xlt_octowords";
+		}
+		memcpy(buf, w->inl_data, bytes);
+	} else if (!w->umr_data || w->umr_sge.len < bytes ||
+		   sg_copy(e, umr_list_pd(e, qp, w), &w->umr_sge, 1, 0, buf,
+			   bytes, false)) {
+		free(buf);
+		return "translation list not readable";
+	}
+	*out = malloc(bytes);
+	if (!*out) {
+		free(buf);
+		return "out of memory";
+	}
+	for (i = 0; i < 2 * octw; i++)
+		(*out)[i] = get_be64(buf + 8ull * i);
+	free(buf);
+	*first = off * 2;
+	*n = (uint32_t)MIN(2ull * octw, mk->n_mtt > off * 2 ?
+				     mk->n_mtt - off * 2 : 0);
+	return NULL;
+}
+
+/* what the mask would change that the device or the key does not allow */
+static const char *umr_check_mask(struct emu *e, const struct emu_mkey *mk,
+				  const uint8_t *mkc, uint64_t mask)
+{
+	uint64_t start = mask & MLX5X_MKEY_MASK_START_ADDR ?
+			 get_be64(mkc + MLX5X_MKC_START_ADDR_OFF) : mk->start;
+	uint64_t len = mask & MLX5X_MKEY_MASK_LEN ?
+		       get_be64(mkc + MLX5X_MKC_LEN_OFF) : mk->len;
+	bool len64 = mask & MLX5X_MKEY_MASK_LEN ?
+		     PGET(mkc, MLX5X_MKC_LENGTH64) : mk->length64;
+	uint32_t ps = mask & MLX5X_MKEY_MASK_PAGE_SIZE ?
+		      PGET(mkc, MLX5X_MKC_LOG_PAGE_SIZE) : mk->log_page_size;
+	bool free_ = mask & MLX5X_MKEY_MASK_FREE ? PGET(mkc, MLX5X_MKC_FREE) :
+		     mk->free;
+
+	/* the caps mlx5_ib's umr_check_mkey_mask() reads */
+	if ((mask & MLX5X_MKEY_MASK_PAGE_SIZE) &&
+	    CAP(e, MLX5X_CAP_UMR_MODIFY_ENTITY_SIZE_DISABLED))
+		return "page size change (umr_modify_entity_size_disabled)";
+	if ((mask & MLX5X_MKEY_MASK_A) &&
+	    CAP(e, MLX5X_CAP_UMR_MODIFY_ATOMIC_DISABLED))
+		return "atomic change (umr_modify_atomic_disabled)";
+	if (mk->mw || mk->access_mode != MLX5X_MKC_ACCESS_MODE_MTT ||
+	    free_ || len64)
+		return NULL;
+	if (ps < MLX5X_ADAPTER_PAGE_SHIFT || ps > 30)
+		return "page size out of range";
+	if (start + len < start)
+		return "range wraps";
+	/* an enabled key's range must lie within its translation list */
+	if (DIV_ROUND_UP((start & ((1ull << ps) - 1)) + len, 1ull << ps) >
+	    mk->n_mtt)
+		return "range beyond the key's translation size";
+	return NULL;
+}
+
+static void umr_apply(struct emu_mkey *mk, const uint8_t *mkc, uint64_t mask)
+{
 	umr_set_access(mk, mkc, mask);
 	if (mask & MLX5X_MKEY_MASK_FREE)
 		mk->free = PGET(mkc, MLX5X_MKC_FREE);
@@ -129,10 +227,58 @@ static int kernel_umr(struct emu *e, struct emu_qp *qp, const struct swqe *w)
 		mk->len = get_be64(mkc + MLX5X_MKC_LEN_OFF);
 		mk->length64 = PGET(mkc, MLX5X_MKC_LENGTH64);
 	}
+	if (mask & MLX5X_MKEY_MASK_PAGE_SIZE)
+		mk->log_page_size = (uint8_t)PGET(mkc, MLX5X_MKC_LOG_PAGE_SIZE);
+	if (mask & MLX5X_MKEY_MASK_EN_RINVAL)
+		mk->en_rinval = PGET(mkc, MLX5X_MKC_EN_RINVAL);
 	umr_copy_mkc(mk, mkc, mask);
-	emu_dbg("UMR mkey 0x%x mask 0x%llx: %s pd %u", key,
-		(unsigned long long)mask, mk->free ? "free" : "valid",
-		mk->pd ? mk->pd->pdn : 0);
+}
+
+/*
+ * A UMR on an MR: on the UMR QP any key (mlx5_ib's MR cache, rereg,
+ * revoke); on an RC/UC send queue (fast registration IB_WR_REG_MR, local
+ * invalidate) only a key created with umr_en in the QP's PD.  The WQE
+ * names the key by index in the immediate; unless it sets a new tag
+ * (MKEY_MASK_KEY, as a fast registration does) the tag must be current.
+ * Everything is checked before anything changes.
+ */
+static int mr_umr(struct emu *e, struct emu_qp *qp, struct emu_mkey *mk,
+		  const struct swqe *w)
+{
+	const uint8_t *ctrl = w->umr;
+	const uint8_t *mkc = w->umr + MLX5X_WQE_UMR_CTRL_LEN;
+	uint32_t key = get_be32(w->imm), n;
+	uint64_t mask = get_be64(ctrl + MLX5X_WQE_UMR_MKEY_MASK_OFF);
+	uint64_t *xlt = NULL, first = 0;
+	const char *why;
+
+	if (!(mask & MLX5X_MKEY_MASK_KEY) &&
+	    (mk->key & MLX5X_MKEY_VARIANT_MASK) !=
+	    (key & MLX5X_MKEY_VARIANT_MASK))
+		return umr_fail(e, qp, key, "no such key");
+	if (qp->st != MLX5X_QP_ST_REG_UMR && mk->pd != qp->pd)
+		return umr_fail(e, qp, key, "key of another PD");
+	if ((mask & MLX5X_MKEY_MASK_PD) &&
+	    !objtab_get(&e->obj[OBJ_PD], PGET(mkc, MLX5X_MKC_PD)))
+		return umr_fail(e, qp, key, "no such PD");
+	why = umr_check_mask(e, mk, mkc, mask);
+	if (!why)
+		why = umr_read_xlt(e, qp, mk, w, &xlt, &first, &n);
+	if (why)
+		return umr_fail(e, qp, key, why);
+	/*
+	 * The free-state check (flags bits 6:5) is not enforced: its
+	 * encoding is not certain enough here to refuse a WQE over it.
+	 */
+	if (n)
+		memcpy(mk->mtt + first, xlt, n * sizeof(*xlt));
+	free(xlt);
+	if (mask & MLX5X_MKEY_MASK_PD)
+		umr_set_pd(e, mk, PGET(mkc, MLX5X_MKC_PD));
+	umr_apply(mk, mkc, mask);
+	emu_dbg("UMR mkey 0x%x mask 0x%llx xlt %u@%llu: %s pd %u", mk->key,
+		(unsigned long long)mask, n, (unsigned long long)first,
+		mk->free ? "free" : "valid", mk->pd ? mk->pd->pdn : 0);
 	return 0;
 }
 
@@ -284,9 +430,19 @@ static int mw_umr(struct emu *e, struct emu_qp *qp, const struct swqe *w)
 
 int umr_exec(struct emu *e, struct emu_qp *qp, const struct swqe *w)
 {
-	if (qp->st == MLX5X_QP_ST_REG_UMR)
-		return kernel_umr(e, qp, w);
-	return mw_umr(e, qp, w);
+	uint32_t key = get_be32(w->imm);
+	struct emu_mkey *mk = objtab_get(&e->obj[OBJ_MKEY],
+					 key >> MLX5X_MKEY_INDEX_SHIFT);
+
+	/*
+	 * On a send queue, a key that UMR may not touch is refused as a
+	 * window bind would be (MW bind error)
+	 */
+	if (qp->st != MLX5X_QP_ST_REG_UMR && (!mk || mk->mw || !mk->umr_en))
+		return mw_umr(e, qp, w);
+	if (!mk)
+		return umr_fail(e, qp, key, "no such key");
+	return mr_umr(e, qp, mk, w);
 }
 
 int mw_remote_inval(struct emu *e, const struct emu_pd *pd, uint32_t qpn,
@@ -294,15 +450,24 @@ int mw_remote_inval(struct emu *e, const struct emu_pd *pd, uint32_t qpn,
 {
 	struct emu_mkey *mk = mkey_lookup(e, rkey);
 
-	/* only a type 2 window (en_rinval) of this QP */
-	if (!mk || !mk->mw || !mk->en_rinval || mk->pd != pd ||
-	    mk->qpn != qpn) {
+	/*
+	 * A type 2 window bound to this QP, or an MR of the QP's PD whose
+	 * context allows remote invalidation (en_rinval, set by a fast
+	 * registration) and UMR (so it can be enabled again).
+	 */
+	if (!mk || !mk->en_rinval || mk->pd != pd ||
+	    (mk->mw && mk->qpn != qpn) || (!mk->mw && !mk->umr_en)) {
 		e->eng.st.mkey_faults++;
 		emu_warn("QP 0x%x: remote invalidate of 0x%x refused", qpn,
 			 rkey);
 		return -1;
 	}
-	mw_make_free(mk);
-	emu_dbg("QP 0x%x: window 0x%x invalidated by the remote", qpn, rkey);
+	if (mk->mw) {
+		mw_make_free(mk);
+	} else {
+		mk->free = true;
+		PSET(mk->mkc, MLX5X_MKC_FREE, 1);
+	}
+	emu_dbg("QP 0x%x: key 0x%x invalidated by the remote", qpn, rkey);
 	return 0;
 }

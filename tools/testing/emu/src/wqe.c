@@ -82,16 +82,15 @@ static bool op_valid(uint8_t st, uint8_t op)
 }
 
 /*
- * UMR: the kernel's REG_UMR QP, and memory window bind/invalidate on a
- * user RC or UC send queue when windows are advertised (imaicl).  An XRC
- * send queue would carry its XRC segment first: not supported.
+ * UMR: the kernel's REG_UMR QP, and on an RC or UC send queue fast
+ * registration and local invalidation of an MR of the QP's PD, or memory
+ * window bind/invalidate (umr.c checks which).  An XRC send queue would
+ * carry its XRC segment first: not supported.
  */
-static bool umr_allowed(struct emu *e, uint8_t st)
+static bool umr_allowed(uint8_t st)
 {
-	if (st == MLX5X_QP_ST_REG_UMR)
-		return true;
-	return (st == MLX5X_QP_ST_RC || st == MLX5X_QP_ST_UC) &&
-	       CAP(e, MLX5X_CAP_IMAICL);
+	return st == MLX5X_QP_ST_REG_UMR || st == MLX5X_QP_ST_RC ||
+	       st == MLX5X_QP_ST_UC;
 }
 
 static bool is_datagram(uint8_t st)
@@ -193,7 +192,11 @@ static int parse_data(const uint8_t *raw, uint32_t end, uint32_t pos,
 	return 0;
 }
 
-/* UMR: its two segments as they are, and the translation list, if any */
+/*
+ * UMR: its two segments as they are, and the translation list, if any:
+ * inline (kept in inl_data, inl_len bytes) or a data segment pointing
+ * at it (umr_sge).  A window's inline KLM is read as a data segment too.
+ */
 static int parse_umr(const uint8_t *raw, uint32_t end, struct swqe *w)
 {
 	uint32_t pos = MLX5X_WQE_DS_LEN + sizeof(w->umr);
@@ -201,6 +204,10 @@ static int parse_umr(const uint8_t *raw, uint32_t end, struct swqe *w)
 	if (end < pos)
 		return MLX5X_CQE_SYND_LOCAL_QP_OP_ERR;
 	memcpy(w->umr, raw + MLX5X_WQE_DS_LEN, sizeof(w->umr));
+	if (PGET(w->umr, MLX5X_WQE_UMR_FLAGS) & MLX5X_UMR_INLINE) {
+		w->inl_len = MIN(end - pos, (uint32_t)SWQE_MAX_INLINE);
+		memcpy(w->inl_data, raw + pos, w->inl_len);
+	}
 	if (end >= pos + MLX5X_WQE_DS_LEN) {
 		w->umr_data = true;
 		w->umr_sge.len = get_be32(raw + pos) &
@@ -265,7 +272,7 @@ int sq_fetch(struct emu *e, struct emu_qp *qp, uint16_t idx, struct swqe *w)
 	}
 	if ((uint16_t)PGET(raw, MLX5X_WQE_CTRL_WQE_INDEX) != idx ||
 	    w->qpn != qp->qpn || !op_valid(qp->st, w->opcode) ||
-	    (w->opcode == MLX5X_OPCODE_UMR && !umr_allowed(e, qp->st))) {
+	    (w->opcode == MLX5X_OPCODE_UMR && !umr_allowed(qp->st))) {
 		e->eng.st.wqe_faults++;
 		emu_warn("QP 0x%x: bad WQE at %u: index %u qpn 0x%x opcode 0x%x",
 			 qp->qpn, idx, PGET(raw, MLX5X_WQE_CTRL_WQE_INDEX),

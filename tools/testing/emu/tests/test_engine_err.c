@@ -4,7 +4,8 @@
  * (7 = forever) and the recovery when a receive arrives, ACK timeouts and
  * retry exhaustion, each error syndrome with the QP moving to the error
  * state and flushing the rest, the affiliated asynchronous events, a CQ
- * overrun, and the error and reset transitions made by commands.
+ * overrun, the error and reset transitions made by commands, and the
+ * flush of receives posted to a QP in error by the doorbell record alone.
  * Time is virtual: nothing here depends on how fast the host is.
  */
 #include "eng_th.h"
@@ -418,6 +419,63 @@ static void t_2err_2rst(void)
 	te_teardown(&p.x);
 }
 
+/* what the engine thread would wait for: 0 is no deadline at all */
+static uint64_t deadline(struct te *x)
+{
+	uint64_t at;
+
+	pthread_mutex_lock(&x->t.e.lock);
+	at = eng_run_locked(&x->t.e, x->now);
+	pthread_mutex_unlock(&x->t.e.lock);
+	return at;
+}
+
+/* the longest the engine leaves a moved RQ record of a QP in error */
+#define ERR_POLL_BOUND_NS 64000000ull
+
+/*
+ * A receive posted to a QP in error, by its doorbell record alone (as
+ * ib_drain_rq() does through mlx5_ib): no send doorbell, no CQ arm, yet
+ * it is flushed, because the engine looks at the RQ records of QPs in
+ * error on a timer of its own, and only while one exists.
+ */
+static void t_err_rq_record(void)
+{
+	struct ep p;
+	struct tcqe e;
+	uint64_t at;
+
+	ep_setup(&p);
+	is_u(deadline(&p.x), 0, "no QP in error: the engine sets no deadline");
+	is_u(te_modify(&p.x, &p.b, MLX5X_CMD_OP_2ERR_QP, NULL, 0), 0,
+	     "2ERR_QP accepted");
+	ok(!te_poll(&p.x, &p.cqb, &e), "ERR with an empty RQ: nothing flushed");
+	te_recv(&p.x, &p.b, &p.r, 1);
+	at = deadline(&p.x);
+	ok(at > p.x.now && at <= p.x.now + ERR_POLL_BOUND_NS,
+	   "QP in error: the engine wakes within 64 ms (in %llu ns)",
+	   (unsigned long long)(at - p.x.now));
+	te_advance(&p.x, ERR_POLL_BOUND_NS);
+	ok(te_poll(&p.x, &p.cqb, &e) && e.opcode == MLX5X_CQE_RESP_ERR &&
+	   e.syndrome == MLX5X_CQE_SYND_WR_FLUSH_ERR && e.wqe_counter == 0,
+	   "a receive posted by its record alone is flushed (%u)",
+	   e.wqe_counter);
+	ok(!te_poll(&p.x, &p.cqb, &e), "... once");
+	/* a QP left in error for a while: the looks thin out, still come */
+	for (at = 0; at < 20; at++)
+		te_advance(&p.x, ERR_POLL_BOUND_NS / 2);
+	te_recv(&p.x, &p.b, &p.r, 1);
+	te_recv(&p.x, &p.b, &p.r, 1);
+	te_advance(&p.x, ERR_POLL_BOUND_NS);
+	ok(te_poll(&p.x, &p.cqb, &e) && e.wqe_counter == 1 &&
+	   te_poll(&p.x, &p.cqb, &e) && e.wqe_counter == 2,
+	   "a second later: both receives flushed, in order");
+	is_u(te_modify(&p.x, &p.b, MLX5X_CMD_OP_2RST_QP, NULL, 0), 0,
+	     "2RST_QP accepted");
+	is_u(deadline(&p.x), 0, "out of error: no deadline is left behind");
+	te_teardown(&p.x);
+}
+
 static void t_cq_overrun(void)
 {
 	struct te x;
@@ -539,6 +597,7 @@ int main(void)
 	t_remote_access();
 	t_local_length_recv();
 	t_2err_2rst();
+	t_err_rq_record();
 	t_cq_overrun();
 	t_destroy_busy();
 	t_garbage();
