@@ -240,6 +240,7 @@ static const struct ft_field ft_cap[] = {
 	FW(log_max_cq, MLX5X_CAP_LOG_MAX_CQ),
 	FW(log_max_eq_sz, MLX5X_CAP_LOG_MAX_EQ_SZ),
 	FW(log_max_mkey, MLX5X_CAP_LOG_MAX_MKEY),
+	FW(log_max_klm_list_size, MLX5X_CAP_LOG_MAX_KLM_LIST_SIZE),
 	FW(terminate_scatter_list_mkey, MLX5X_CAP_TERMINATE_SCATTER_LIST_MKEY),
 	FW(dump_fill_mkey, MLX5X_CAP_DUMP_FILL_MKEY),
 	FW(fast_teardown, MLX5X_CAP_FAST_TEARDOWN),
