@@ -331,24 +331,39 @@ fwev_wait_ev() {
 	return 1
 }
 
+# fwev_up: the guest's uptime in seconds (no process spawned).
+fwev_up() { local up _; read -r up _ < /proc/uptime; echo "${up:-0}"; }
+
+# fwev_dt FROM TO: seconds between two fwev_up readings, one decimal.
+fwev_dt() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
 # fwev_warns: kernel log lines of warning level or worse so far.
 fwev_warns() { dmesg -l emerg,alert,crit,err,warn | wc -l; }
 
-# fwev_cmd_load NAME: cmdload.py (FWEV_CMD_PROCS processes creating and
-# destroying objects) with a pingpong pair beside it, on EVDEV.
+# fwev_cmd_load NAME: one round of cmdload.py (FWEV_CMD_PROCS processes
+# creating and destroying objects, started by fwev_cmd_modes) with a
+# pingpong pair beside it, on EVDEV.
 fwev_cmd_load() {
-	local log pid
+	local log pid rc line=
 	log=$(logname "$1")
 	(run_pair "$1-pingpong" 300 ibv_rc_pingpong -d "$EVDEV" \
 		-n "$FWEV_CMD_PP_ITERS" -s 4096 ||
 		{ echo "$PAIR_ERR" > "$log.pingpong-err"; exit 1; }) &
 	pid=$!
 	NEXT_PORT=$((NEXT_PORT + 1))
-	timeout -k 5 300 python3 /job/cmdload.py "$EVDEV" "$FWEV_CMD_PROCS" \
-		"$FWEV_CMD_ROUNDS" > "$log" 2>&1 ||
-		fwev_bad "cmdload.py: $(excerpt "$log")"
+	# (a loader that died must not kill this shell by SIGPIPE; the
+	# coprocess's descriptors exist in this shell only, not in a subshell)
+	trap '' PIPE
+	printf '%s\n' "$EVDEV" 2>> "$log" 1>&"$FWEV_LOAD_IN"
+	rc=$?
+	trap - PIPE
+	if [ $rc -ne 0 ] || ! read -r -t 300 line <&"$FWEV_LOAD_OUT"; then
+		fwev_bad "cmdload.py: no verdict${line:+ ($line)}: $(excerpt "$(logname cmdload)")"
+	elif [ "${line%% *}" != ok ]; then
+		fwev_bad "cmdload.py: $line; $(excerpt "$(logname cmdload)")"
+	fi
 	wait "$pid" || fwev_bad "pingpong: $(cat "$log.pingpong-err" 2>/dev/null)"
-	FWEV_LOAD=$(grep -m1 '^ok ' "$log" | cut -c4-)
+	FWEV_LOAD=${line#ok }
 }
 
 # fwev_cmd_mode MODE:MS: with ev's driver unbound, the emulator completes
@@ -357,7 +372,7 @@ fwev_cmd_load() {
 # emulator's counter of that mode (query, before and after) must have
 # grown, and the kernel must have logged no warning meanwhile.
 fwev_cmd_mode() {
-	local kind=${1%%:*} name log key c0 c1 n0 n1 w0 w1
+	local kind=${1%%:*} name log key c0 c1 n0 n1 w0 w1 t0 t1 t2 t3
 	name=fwevents/cmd-$kind
 	log=$(logname "cmd-$kind")
 	FWEV_BAD=
@@ -374,6 +389,9 @@ fwev_cmd_mode() {
 	n0=$(fwev_val cmds)
 	fwev_req ev cmd-completion "$1" ||
 		{ record "$name" fail "cmd-completion $1: $FWEV_ANS"; return; }
+	t0=$(fwev_up)
+	t1=$t0
+	t2=$t0
 	if ! fwev_bindctl bind "$log"; then
 		fwev_bad "bind failed: $(excerpt "$log")"
 	elif ! fwev_wait_ev 120; then
@@ -381,11 +399,14 @@ fwev_cmd_mode() {
 	elif ! wait_port_active "$EVDEV" 60; then
 		fwev_bad "$EVDEV port 1 not ACTIVE: $(fwev_port_state "$EVDEV")"
 	else
+		t1=$(fwev_up)
 		fwev_cmd_load "cmd-$kind-load"
 	fi
+	t2=$(fwev_up)
 	if fwev_bound && ! fwev_bindctl unbind "$log"; then
 		fwev_bad "unbind failed: $(excerpt "$log")"
 	fi
+	t3=$(fwev_up)
 	w1=$(fwev_warns)
 	[ "$w1" -eq "$w0" ] ||
 		fwev_bad "$((w1 - w0)) kernel warning(s): $(dmesg -l emerg,alert,crit,err,warn | tail -n "$((w1 - w0))" | head -n 2 | tr '\n' ' ' | cut -c1-200)"
@@ -398,7 +419,7 @@ fwev_cmd_mode() {
 		fwev_bad "query: $FWEV_ANS"
 	fi
 	if [ -z "$FWEV_BAD" ]; then
-		record "$name" pass "$1: bind, $FWEV_LOAD, $FWEV_CMD_PP_ITERS pingpong iterations, unbind: $((n1 - n0)) commands, $key +$((c1 - c0))"
+		record "$name" pass "$1: bind $(fwev_dt "$t0" "$t1") s, $FWEV_LOAD beside $FWEV_CMD_PP_ITERS pingpong iterations ($(fwev_dt "$t1" "$t2") s in all), unbind $(fwev_dt "$t2" "$t3") s: $((n1 - n0)) commands, $key +$((c1 - c0))"
 	else
 		record "$name" fail "$1: $FWEV_BAD"
 	fi
@@ -410,16 +431,23 @@ fwev_cmd_mode() {
 # with the function unbound (lane.sh reads its report: each mode's
 # counter, no leak, no violation).
 fwev_cmd_modes() {
-	local log mode
+	local log mode FWEV_LOAD_IN FWEV_LOAD_OUT
 	log=$(logname cmd-modes)
 	EVPCI=$(fwev_pci "$EVDEV")
 	if ! fwev_bindctl unbind "$log"; then
 		record fwevents/cmd-modes fail "unbind $EVPCI from $(fwev_driver): $(excerpt "$log")"
 		return
 	fi
+	# one loader for every mode: python and pyverbs start once
+	coproc FWEV_LOADER { exec python3 /job/cmdload.py "$FWEV_CMD_PROCS" \
+		"$FWEV_CMD_ROUNDS" 2>> "$(logname cmdload)"; }
+	FWEV_LOAD_IN=${FWEV_LOADER[1]}
+	FWEV_LOAD_OUT=${FWEV_LOADER[0]}
 	for mode in $FWEV_CMD_MODES; do
 		fwev_cmd_mode "$mode"
 	done
+	kill "$FWEV_LOADER_PID" 2>/dev/null
+	wait "$FWEV_LOADER_PID" 2>/dev/null
 	fwev_req ev cmd-completion prompt ||
 		record fwevents/cmd-modes fail "back to prompt: $FWEV_ANS"
 }
