@@ -208,20 +208,35 @@ static int eq_overrun(struct emu *e, char *why, size_t len)
 	return eq->overrun ? 0 : -1;
 }
 
+/* the completion mode and what the modes did so far */
+static void cmd_counters(struct emu *e, char *buf, size_t len)
+{
+	const struct emu_cmdq *q = &e->cmdq;
+
+	snprintf(buf, len, "cmd_mode=%s:%u cmds=%llu cmd_delayed=%llu cmd_reordered=%llu cmd_coalesced=%llu",
+		 cmdq_completion_name(e->opt.cmd_eqe.mode), e->opt.cmd_eqe.ms,
+		 (unsigned long long)e->stats.cmds,
+		 (unsigned long long)q->delayed,
+		 (unsigned long long)q->reordered,
+		 (unsigned long long)q->coalesced);
+}
+
+/* the answer carries the counters up to the switch: a "before" */
 static int cmd_completion(struct emu *e, const char *arg, char *why,
 			  size_t len)
 {
-	struct cmd_eqe_cfg was = e->opt.cmd_eqe, c;
+	struct cmd_eqe_cfg c;
+	char before[200];
 
 	if (cmdq_parse_completion(&c, arg)) {
 		snprintf(why, len, "bad mode '%s' (prompt, delay, reorder, coalesce or duplicate, :MS up to %u)",
 			 arg, CMD_EQE_MAX_MS);
 		return -1;
 	}
+	cmd_counters(e, before, sizeof(before));
 	cmdq_set_completion(e, &c);
-	snprintf(why, len, "cmd_mode=%s:%u (was %s:%u)",
-		 cmdq_completion_name(c.mode), c.ms,
-		 cmdq_completion_name(was.mode), was.ms);
+	snprintf(why, len, "now %s:%u, until now %s",
+		 cmdq_completion_name(c.mode), c.ms, before);
 	return 0;
 }
 
@@ -239,18 +254,14 @@ static int parse_burst(const char *arg, uint32_t *count, int32_t *n)
 /* the counters a requester waits on or compares before and after */
 static void events_query(struct emu *e, char *why, size_t len)
 {
-	const struct emu_cmdq *q = &e->cmdq;
+	char cmd[200];
 
-	snprintf(why, len, "held=%u releasable=%u asked=%u given=%llu taken=%llu port_state=%u eq_overruns=%llu cmd_mode=%s:%u cmds=%llu cmd_delayed=%llu cmd_reordered=%llu cmd_coalesced=%llu",
+	cmd_counters(e, cmd, sizeof(cmd));
+	snprintf(why, len, "held=%u releasable=%u asked=%u given=%llu taken=%llu port_state=%u eq_overruns=%llu %s",
 		 e->hca.npages, e->hca.releasable, e->hca.regular_pages,
 		 (unsigned long long)e->hca.pages_given,
 		 (unsigned long long)e->hca.pages_taken, e->port.state,
-		 (unsigned long long)e->stats.eq_overruns,
-		 cmdq_completion_name(e->opt.cmd_eqe.mode), e->opt.cmd_eqe.ms,
-		 (unsigned long long)e->stats.cmds,
-		 (unsigned long long)q->delayed,
-		 (unsigned long long)q->reordered,
-		 (unsigned long long)q->coalesced);
+		 (unsigned long long)e->stats.eq_overruns, cmd);
 }
 
 /*

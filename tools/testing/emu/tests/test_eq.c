@@ -218,7 +218,13 @@ static void test_cmd_completion_request(void)
 	   "query names the mode and its counters");
 	pthread_mutex_unlock(&t.e.lock);
 	diag("query: %s", why);
-	ok(!ev(&t, "cmd-completion", "prompt"), "back to prompt");
+	pthread_mutex_lock(&t.e.lock);
+	ok(!events_run(&t.e, "cmd-completion", "prompt", why, sizeof(why)) &&
+	   !strncmp(why, "now prompt:5, until now cmd_mode=coalesce:20 cmds=",
+		    strlen("now prompt:5, until now cmd_mode=coalesce:20 cmds=")),
+	   "back to prompt: the answer has the counters up to the switch");
+	pthread_mutex_unlock(&t.e.lock);
+	diag("cmd-completion prompt: %s", why);
 	th_teardown(&t);
 }
 
