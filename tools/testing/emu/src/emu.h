@@ -359,7 +359,7 @@ struct emu_cmdq {
 	uint64_t eqes_merged;	/* EQEs that carried more than one slot */
 	uint64_t eqes_dup;	/* EQEs repeated for a slot rung again */
 	/* what each mode did to completions (one counter per mode) */
-	uint64_t delayed;	/* EQE held, then sent for its slot alone */
+	uint64_t delayed;	/* EQE held, then due for its slot alone */
 	uint64_t reordered;	/* ran ahead of a lower slot rung with it */
 	uint64_t coalesced;	/* EQE shared with other slots' completions */
 	uint64_t irqs_lost;	/* fault: CMD EQE interrupts dropped */
