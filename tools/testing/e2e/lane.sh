@@ -19,7 +19,8 @@
 # back to back (guest/fabric.sh): opensm, diagnostics, traffic across the
 # link, IPoIB, rdma_cm and NVMe over RDMA.  Suite fwevents boots once with
 # two functions whose emulators start events (page requests, link flap, EQ
-# overrun, internal error) when the guest asks (see "firmware-event suite"
+# overrun, internal error) or change how they complete commands (late, out
+# of slot order, coalesced) when the guest asks (see "firmware-event suite"
 # below).
 #
 # Results: $MLX5X_RESULTS/e2e-NAME.tsv (one line per test),
@@ -354,9 +355,9 @@ fault_line() {
 		emu=$(emu_logged cmd-status 1 \
 			"op=$FAULT_STATUS_OP\\($FAULT_STATUS_OPCODE\\) .*\\($FAULT_STATUS\\) synd=$FAULT_STATUS_SYND .*\\(injected\\)" \
 			"injected $FAULT_STATUS_OP failures") ;;
-	cmd-delay) emu=$(emu_check_completion cmd-delay cmd_eqes_late -gt 0) ;;
-	cmd-reorder) emu=$(emu_check_completion cmd-reorder cmds -gt 0) ;;
-	cmd-coalesce) emu=$(emu_check_completion cmd-coalesce cmd_eqes_late -gt 0) ;;
+	cmd-delay) emu=$(emu_check_completion cmd-delay cmd_delayed -gt 0) ;;
+	cmd-reorder) emu=$(emu_check_completion cmd-reorder cmd_reordered -gt 0) ;;
+	cmd-coalesce) emu=$(emu_check_completion cmd-coalesce cmd_coalesced -gt 0) ;;
 	cmd-duplicate) emu=$(emu_check_completion cmd-duplicate cmd_eqes_dup -gt 0) ;;
 	cmd-irq-drop) emu=$(emu_check_completion cmd-irq-drop cmd_irqs_lost -eq "$FAULT_IRQ_DROP") ;;
 	health-report) emu=$(emu_check_health_report) ;;
@@ -400,8 +401,17 @@ fault_lines() {
 # Two emulator instances with request directories in the job dir (the
 # guest writes requests there, see guest/fwevents.sh); firmware versions
 # tell the functions apart.
-#   ev   --events pages,port: page requests and a link flap under traffic;
-#        must end with live_objects=0 pages_held=0.
+#   ev   --events pages,port,cmd-completion: page requests and a link flap
+#        under traffic; then, once per FWEV_CMD_MODES word, the guest
+#        unbinds the driver, has the emulator complete commands that way
+#        (the cmd-completion request), binds it again and runs
+#        guest/cmdload.py (processes creating and destroying PDs, MRs,
+#        CQs and QPs at once, so several command slots are busy) beside a
+#        pingpong pair, and unbinds.  Must end with live_objects=0
+#        pages_held=0, no firmware-rule violation or device error, and the
+#        counter of each mode (cmd_delayed, cmd_reordered, cmd_coalesced)
+#        above 0.  duplicate stays in the mlx5x fault suite: mlx5_core
+#        does not survive a repeated EQE.
 #   err  --events eq-overrun,internal-error: the function dies, so its
 #        objects and pages stay with the dead firmware (freed by the
 #        driver locally); its report must show the overrun and the fatal
@@ -412,6 +422,15 @@ fault_lines() {
 FWEV_FW_EV=16.35.4041
 FWEV_FW_ERR=16.35.4042
 FWEV_PP_ITERS=${MLX5X_E2E_FWEV_ITERS:-3000}
+# Windows and delay of the completion modes: every command waits for its
+# EQE that much longer in mlx5_core (it ends commands by the event), so
+# they stay short; the delay stays below mlx5x's command watchdog period
+# (1 s), which would otherwise complete the command from its owner bit
+# first (and say so).
+FWEV_CMD_MODES=${MLX5X_E2E_FWEV_CMD_MODES:-"delay:20 reorder:10 coalesce:10"}
+FWEV_CMD_PROCS=4
+FWEV_CMD_ROUNDS=${MLX5X_E2E_FWEV_CMD_ROUNDS:-3}
+FWEV_CMD_PP_ITERS=200
 # upstream (mlx5_core health.c, main.c, cmd.c): the fatal error with the
 # health buffer it prints, then the recovery it starts.  The emulator
 # models no firmware reset (no VSC gateway space, nic_interface never
@@ -444,13 +463,18 @@ fwev_env() {
 	FWEV_FW_EV=$FWEV_FW_EV
 	FWEV_FW_ERR=$FWEV_FW_ERR
 	FWEV_PP_ITERS=$FWEV_PP_ITERS
+	FWEV_CMD_MODES="$FWEV_CMD_MODES"
+	FWEV_CMD_PROCS=$FWEV_CMD_PROCS
+	FWEV_CMD_ROUNDS=$FWEV_CMD_ROUNDS
+	FWEV_CMD_PP_ITERS=$FWEV_CMD_PP_ITERS
 	EOF
 }
 
 start_fwev_emus() {
 	mkdir -p "$JOB/ctl-ev" "$JOB/ctl-err"
 	start_emu "$JOB" 0x0002c90300e5e001 ev --trace --log "$JOB/emu-ev.log" \
-		--fw "$FWEV_FW_EV" --events pages,port --events-ctl "$JOB/ctl-ev" ||
+		--fw "$FWEV_FW_EV" --events pages,port,cmd-completion \
+		--events-ctl "$JOB/ctl-ev" ||
 		return 1
 	SOCKOPT+=(-s vfu-ev.sock)
 	start_emu "$JOB" 0x0002c90300e5e002 err --trace --log "$JOB/emu-err.log" \
@@ -458,6 +482,40 @@ start_fwev_emus() {
 		--events-ctl "$JOB/ctl-err" || return 1
 	SOCKOPT+=(-s vfu-err.sock)
 	hlog "emulators ev and err listening (ctl dirs $JOB/ctl-ev, $JOB/ctl-err)"
+}
+
+# fwev_cmd_lines REPORT: each completion mode acted on ev (its counter
+# is not 0), which broke no firmware rule and saw no device error.
+fwev_cmd_lines() {
+	local m key v acted= idle=
+	for m in $FWEV_CMD_MODES; do
+		case ${m%%:*} in
+		delay) key=cmd_delayed ;;
+		reorder) key=cmd_reordered ;;
+		coalesce) key=cmd_coalesced ;;
+		*) key=cmd_${m%%:*} ;;
+		esac
+		v=$(report_value "$1" "$key")
+		if [ "${v:-0}" -gt 0 ]; then
+			acted+="${acted:+, }$key=$v"
+		else
+			idle+="${idle:+, }$key=${v:-?}"
+		fi
+	done
+	if [ -z "$idle" ]; then
+		printf 'emu/cmd-completion\tpass\t%s of %s commands; mode now %s\n' \
+			"$acted" "$(report_value "$1" cmds)" "$(report_value "$1" cmd_mode)"
+	else
+		printf 'emu/cmd-completion\tfail\tmodes that never acted: %s%s\n' \
+			"$idle" "${acted:+ (acted: $acted)}"
+	fi
+	local viol
+	if viol=$(emu_violations "$1"); then
+		echo "emu/violations-ev	pass	0 firmware-rule violations"
+	else
+		echo "emu/violations-ev	fail	$viol"
+	fi
+	check_emu_violations "$1" -ev
 }
 
 # fwev_emu_lines: the emulators' view of the suite.
@@ -478,6 +536,7 @@ fwev_emu_lines() {
 			printf 'emu/ev\tfail\tlive_objects=%s pages_held=%s page_requests=%s port_changes=%s (want 2) events_refused=%s\n' \
 				"${live:-?}" "${pages:-?}" "${req:-?}" "${ports:-?}" "${refused:-?}"
 		fi
+		fwev_cmd_lines "$r"
 	else
 		printf 'emu/ev\tfail\tno report (%s)\n' "$(tail -n 2 "$JOB/emu-ev.out" 2>/dev/null | tr '\n' ' ')"
 	fi
@@ -744,7 +803,7 @@ boot_lane() {
 		build_emu || missing+=("$MISSING")
 	fi
 	[ ${#missing[@]} -eq 0 ] || fail_early "$(printf '%s; ' "${missing[@]}" | sed 's/; $//')"
-	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,fwevents.sh,robust.sh,fabric.sh,pyverbs-run.py,robust.py,fwdiff.py} "$JOB/"
+	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,fwevents.sh,robust.sh,fabric.sh,pyverbs-run.py,robust.py,fwdiff.py,cmdload.py} "$JOB/"
 	chmod +x "$JOB/run.sh"
 	write_env
 

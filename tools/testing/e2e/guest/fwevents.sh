@@ -6,12 +6,17 @@
 #   ev   page requests (give, release, bursts) and a link flap, with
 #        traffic running; must end with nothing leaked.
 #   err  an EQ overrun, then an internal error; the function dies.
+# Then ev's driver is unbound and bound again once per command completion
+# mode (late, out of slot order, coalesced EQEs): the emulator switches
+# while no driver is bound, so bring-up, a concurrent workload and
+# teardown all run under the mode.
 # Requests go through the job share: /job/ctl-TAG/req, answered in
 # /job/ctl-TAG/ack (tools/testing/emu/README.rst).  Each behaviour is one
 # test line; lane.sh adds the emulators' reports.
 #
 # job.env: FWEV_FW_EV, FWEV_FW_ERR (firmware versions that tell the two
-# functions apart), FWEV_PP_ITERS.
+# functions apart), FWEV_PP_ITERS, FWEV_CMD_MODES (MODE:MS words),
+# FWEV_CMD_PROCS, FWEV_CMD_ROUNDS (cmdload.py), FWEV_CMD_PP_ITERS.
 
 FWEV_SEQ=0
 
@@ -33,7 +38,9 @@ fwev_req() {
 	echo "$FWEV_SEQ $2 ${3:-}" > "$dir/req.tmp" && mv "$dir/req.tmp" "$dir/req"
 	end=$((SECONDS + 30))
 	while [ $SECONDS -lt $end ]; do
-		ack=$(cat "$dir/ack" 2>/dev/null)
+		# (builtins: under TCG every process started costs)
+		ack=
+		read -r ack 2>/dev/null < "$dir/ack"
 		if [ "${ack%% *}" = "$FWEV_SEQ" ]; then
 			FWEV_ANS=${ack#* }
 			echo "$2 ${3:-}: $FWEV_ANS" >> "$(logname fwevents-requests)"
@@ -46,8 +53,10 @@ fwev_req() {
 	return 1
 }
 
-# fwev_val KEY: KEY=value from the last answer.
-fwev_val() { sed -n "s/.*[ ]$1=\([0-9]*\).*/\1/p" <<< "$FWEV_ANS"; }
+# fwev_val KEY: KEY=value (a number) from the last answer.
+fwev_val() {
+	[[ " $FWEV_ANS" =~ \ $1=([0-9]+) ]] && echo "${BASH_REMATCH[1]}"
+}
 
 # fwev_wait_held TAG WANT SECONDS: until the emulator holds WANT pages.
 fwev_wait_held() {
@@ -77,12 +86,25 @@ fwev_traffic_start() {
 # fwev_traffic_end: 0 if both ends finished cleanly; FWEV_TDET says so.
 fwev_traffic_end() {
 	local src crc
-	wait "$FWEV_CLI"
-	crc=$?
-	# a client that gave up leaves its server waiting for ever
-	[ $crc -eq 0 ] || kill "$FWEV_SRV" 2>/dev/null
-	wait "$FWEV_SRV"
-	src=$?
+	while kill -0 "$FWEV_CLI" 2>/dev/null && kill -0 "$FWEV_SRV" 2>/dev/null; do
+		sleep 0.5
+	done
+	# An end that gave up (a link flap: the transport retry error on
+	# either side) leaves its peer waiting for ever for a message that
+	# never comes.
+	if kill -0 "$FWEV_SRV" 2>/dev/null; then
+		wait "$FWEV_CLI"
+		crc=$?
+		[ $crc -eq 0 ] || kill "$FWEV_SRV" 2>/dev/null
+		wait "$FWEV_SRV"
+		src=$?
+	else
+		wait "$FWEV_SRV"
+		src=$?
+		[ $src -eq 0 ] || kill "$FWEV_CLI" 2>/dev/null
+		wait "$FWEV_CLI"
+		crc=$?
+	fi
 	if [ $crc -eq 0 ] && [ $src -eq 0 ]; then
 		FWEV_TDET="$FWEV_PP_ITERS pingpong iterations: $(sed -n 's/.* = \([0-9.]*\) usec\/iter.*/\1 usec\/iter/p' "$FWEV_TLOG.client")"
 		return 0
@@ -288,6 +310,152 @@ fwev_internal_error() {
 	fi
 }
 
+# fwev_driver: the PCI driver of the emulated functions in this lane.
+fwev_driver() { case $LANE in upstream) echo mlx5_core ;; *) echo mlx5x ;; esac; }
+
+# fwev_bound: ev's function is bound to its driver.
+fwev_bound() { [ -e "/sys/bus/pci/drivers/$(fwev_driver)/$EVPCI" ]; }
+
+# fwev_bindctl bind|unbind LOG: bind or unbind ev's function; the write
+# returns once the driver's probe or remove has finished.
+fwev_bindctl() {
+	echo "$1 $EVPCI" >> "$2"
+	# shellcheck disable=SC2016 # the inner shell expands them
+	timeout -k 5 300 bash -c 'echo "$1" > "$2"' _ "$EVPCI" \
+		"/sys/bus/pci/drivers/$(fwev_driver)/$1" >> "$2" 2>&1
+}
+
+# fwev_wait_ev SECONDS: until ev's RDMA device is there again (EVDEV).
+fwev_wait_ev() {
+	local end=$((SECONDS + $1))
+	while [ $SECONDS -lt $end ]; do
+		EVDEV=$(fwev_dev "$FWEV_FW_EV") && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+# fwev_up: the guest's uptime in seconds (no process spawned).
+fwev_up() { local up _; read -r up _ < /proc/uptime; echo "${up:-0}"; }
+
+# fwev_dt FROM TO: seconds between two fwev_up readings, one decimal.
+fwev_dt() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+# fwev_warns: kernel log lines of warning level or worse so far.
+fwev_warns() { dmesg -l emerg,alert,crit,err,warn | wc -l; }
+
+# fwev_cmd_load NAME: one round of cmdload.py (FWEV_CMD_PROCS processes
+# creating and destroying objects, started by fwev_cmd_modes) with a
+# pingpong pair beside it, on EVDEV.
+fwev_cmd_load() {
+	local log pid rc line=
+	log=$(logname "$1")
+	(run_pair "$1-pingpong" 300 ibv_rc_pingpong -d "$EVDEV" \
+		-n "$FWEV_CMD_PP_ITERS" -s 4096 ||
+		{ echo "$PAIR_ERR" > "$log.pingpong-err"; exit 1; }) &
+	pid=$!
+	NEXT_PORT=$((NEXT_PORT + 1))
+	# (a loader that died must not kill this shell by SIGPIPE; the
+	# coprocess's descriptors exist in this shell only, not in a subshell)
+	trap '' PIPE
+	printf '%s\n' "$EVDEV" 2>> "$log" 1>&"$FWEV_LOAD_IN"
+	rc=$?
+	trap - PIPE
+	if [ $rc -ne 0 ] || ! read -r -t 300 line <&"$FWEV_LOAD_OUT"; then
+		fwev_bad "cmdload.py: no verdict${line:+ ($line)}: $(excerpt "$(logname cmdload)")"
+	elif [ "${line%% *}" != ok ]; then
+		fwev_bad "cmdload.py: $line; $(excerpt "$(logname cmdload)")"
+	fi
+	wait "$pid" || fwev_bad "pingpong: $(cat "$log.pingpong-err" 2>/dev/null)"
+	FWEV_LOAD=${line#ok }
+}
+
+# fwev_cmd_mode MODE:MS: with ev's driver unbound, the emulator completes
+# commands the MODE way from now on; the driver binds (its bring-up under
+# the mode), runs fwev_cmd_load and unbinds (its teardown too).  The
+# emulator's counter of that mode (in the switch's answer, then a query)
+# must have grown, and the kernel must have logged no warning meanwhile.
+fwev_cmd_mode() {
+	local kind=${1%%:*} name log key c0 c1 n0 n1 w0 w1 t0 t1 t2 t3
+	name=fwevents/cmd-$kind
+	log=$(logname "cmd-$kind")
+	FWEV_BAD=
+	FWEV_LOAD=
+	case $kind in
+	delay) key=cmd_delayed ;;
+	reorder) key=cmd_reordered ;;
+	coalesce) key=cmd_coalesced ;;
+	*) record "$name" fail "no counter known for mode $1"; return ;;
+	esac
+	w0=$(fwev_warns)
+	# the answer has the counters up to the switch
+	fwev_req ev cmd-completion "$1" ||
+		{ record "$name" fail "cmd-completion $1: $FWEV_ANS"; return; }
+	c0=$(fwev_val "$key")
+	n0=$(fwev_val cmds)
+	t0=$(fwev_up)
+	t1=$t0
+	t2=$t0
+	if ! fwev_bindctl bind "$log"; then
+		fwev_bad "bind failed: $(excerpt "$log")"
+	elif ! fwev_wait_ev 120; then
+		fwev_bad "no RDMA device with fw $FWEV_FW_EV 120 s after the bind"
+	elif ! wait_port_active "$EVDEV" 60; then
+		fwev_bad "$EVDEV port 1 not ACTIVE: $(fwev_port_state "$EVDEV")"
+	else
+		t1=$(fwev_up)
+		fwev_cmd_load "cmd-$kind-load"
+	fi
+	t2=$(fwev_up)
+	if fwev_bound && ! fwev_bindctl unbind "$log"; then
+		fwev_bad "unbind failed: $(excerpt "$log")"
+	fi
+	t3=$(fwev_up)
+	w1=$(fwev_warns)
+	[ "$w1" -eq "$w0" ] ||
+		fwev_bad "$((w1 - w0)) kernel warning(s): $(dmesg -l emerg,alert,crit,err,warn | tail -n "$((w1 - w0))" | head -n 2 | tr '\n' ' ' | cut -c1-200)"
+	if fwev_req ev query; then
+		c1=$(fwev_val "$key")
+		n1=$(fwev_val cmds)
+		[ "${c1:-0}" -gt "${c0:-0}" ] ||
+			fwev_bad "$key ${c0:-?} -> ${c1:-?}: the mode never acted"
+	else
+		fwev_bad "query: $FWEV_ANS"
+	fi
+	if [ -z "$FWEV_BAD" ]; then
+		record "$name" pass "$1: bind $(fwev_dt "$t0" "$t1") s, $FWEV_LOAD beside $FWEV_CMD_PP_ITERS pingpong iterations ($(fwev_dt "$t1" "$t2") s in all), unbind $(fwev_dt "$t2" "$t3") s: $((n1 - n0)) commands, $key +$((c1 - c0))"
+	else
+		record "$name" fail "$1: $FWEV_BAD"
+	fi
+}
+
+# Command completions as the PRM allows them beyond one prompt EQE per
+# command, on ev: its driver unbound (under the prompt mode), then one
+# fwev_cmd_mode per FWEV_CMD_MODES word; the emulator ends back at prompt
+# with the function unbound (lane.sh reads its report: each mode's
+# counter, no leak, no violation).
+fwev_cmd_modes() {
+	local log mode FWEV_LOAD_IN FWEV_LOAD_OUT
+	log=$(logname cmd-modes)
+	EVPCI=$(fwev_pci "$EVDEV")
+	if ! fwev_bindctl unbind "$log"; then
+		record fwevents/cmd-modes fail "unbind $EVPCI from $(fwev_driver): $(excerpt "$log")"
+		return
+	fi
+	# one loader for every mode: python and pyverbs start once
+	coproc FWEV_LOADER { exec python3 /job/cmdload.py "$FWEV_CMD_PROCS" \
+		"$FWEV_CMD_ROUNDS" 2>> "$(logname cmdload)"; }
+	FWEV_LOAD_IN=${FWEV_LOADER[1]}
+	FWEV_LOAD_OUT=${FWEV_LOADER[0]}
+	for mode in $FWEV_CMD_MODES; do
+		fwev_cmd_mode "$mode"
+	done
+	kill "$FWEV_LOADER_PID" 2>/dev/null
+	wait "$FWEV_LOADER_PID" 2>/dev/null
+	fwev_req ev cmd-completion prompt ||
+		record fwevents/cmd-modes fail "back to prompt: $FWEV_ANS"
+}
+
 fwevents_main() {
 	local end=$((SECONDS + 120))
 	# the second function may register after the one setup waited for
@@ -309,6 +477,7 @@ fwevents_main() {
 	fwev_pages pages-give-burst 16 8
 	fwev_pages pages-reclaim-burst -16 8
 	fwev_flap
+	fwev_cmd_modes
 	fwev_eq_overrun
 	fwev_internal_error
 }

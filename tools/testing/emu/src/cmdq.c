@@ -239,6 +239,8 @@ static void flush_late(struct emu *e, uint64_t now)
 		return;
 	q->late_vec = 0;
 	if (e->opt.cmd_eqe.mode == CMD_EQE_COALESCE) {
+		if (vec & (vec - 1))
+			q->coalesced += (uint64_t)__builtin_popcount(vec);
 		post_cmd_eqe(e, vec);
 		return;
 	}
@@ -246,6 +248,7 @@ static void flush_late(struct emu *e, uint64_t now)
 		uint32_t bit = vec & -vec;
 
 		vec &= ~bit;
+		q->delayed++;
 		post_cmd_eqe(e, bit);
 	}
 }
@@ -391,6 +394,9 @@ void cmdq_run_at(struct emu *e, uint64_t now)
 		uint32_t slot = next_slot(e);
 
 		q->pending &= ~(1u << slot);
+		/* a lower slot rung with it still waits: run out of order */
+		if (q->pending & ((1u << slot) - 1))
+			q->reordered++;
 		exec_slot(e, slot);
 	}
 }
@@ -422,4 +428,55 @@ void cmdq_reset(struct emu *e)
 	q->exec_at_ns = 0;
 	q->late_vec = 0;
 	q->dup_vec = 0;
+}
+
+static const char *const mode_names[] = {
+	[CMD_EQE_PROMPT] = "prompt", [CMD_EQE_DELAY] = "delay",
+	[CMD_EQE_REORDER] = "reorder", [CMD_EQE_COALESCE] = "coalesce",
+	[CMD_EQE_DUPLICATE] = "duplicate",
+};
+
+const char *cmdq_completion_name(enum cmd_eqe_mode mode)
+{
+	return (unsigned int)mode < ARRAY_SIZE(mode_names) ?
+	       mode_names[mode] : "?";
+}
+
+/* MODE[:MS] (--cmd-completion, the cmd-completion request); MS: 5 */
+int cmdq_parse_completion(struct cmd_eqe_cfg *c, const char *s)
+{
+	const char *colon = strchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : strlen(s);
+	char *end = (char *)"";
+	unsigned long ms = 5;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mode_names); i++)
+		if (strlen(mode_names[i]) == n && !strncmp(s, mode_names[i], n))
+			break;
+	if (i == ARRAY_SIZE(mode_names))
+		return -1;
+	if (colon) {
+		if (!colon[1])
+			return -1;
+		ms = strtoul(colon + 1, &end, 0);
+	}
+	if (*end || ms > CMD_EQE_MAX_MS)
+		return -1;
+	c->mode = (enum cmd_eqe_mode)i;
+	c->ms = (uint32_t)ms;
+	return 0;
+}
+
+/*
+ * A new completion mode while the device runs (the cmd-completion
+ * request).  EQEs already held keep their time and go out under the new
+ * mode's rule; the commands the reorder window holds still wait for it.
+ * Only the repeats duplicate mode owed are dropped with that mode.
+ */
+void cmdq_set_completion(struct emu *e, const struct cmd_eqe_cfg *c)
+{
+	if (c->mode != CMD_EQE_DUPLICATE)
+		e->cmdq.dup_vec = 0;
+	e->opt.cmd_eqe = *c;
 }

@@ -350,6 +350,11 @@ void emu_report(struct emu *e, FILE *fp)
 		e->cmdq.eqes_late, e->cmdq.eqes_merged);
 	fprintf(fp, "cmd_eqes_dup=%" PRIu64 "\ncmd_irqs_lost=%" PRIu64 "\n",
 		e->cmdq.eqes_dup, e->cmdq.irqs_lost);
+	fprintf(fp, "cmd_delayed=%" PRIu64 "\ncmd_reordered=%" PRIu64 "\n",
+		e->cmdq.delayed, e->cmdq.reordered);
+	fprintf(fp, "cmd_coalesced=%" PRIu64 "\ncmd_mode=%s:%u\n",
+		e->cmdq.coalesced, cmdq_completion_name(e->opt.cmd_eqe.mode),
+		e->opt.cmd_eqe.ms);
 	report_cmds(e, fp);
 	rules_report(e, fp);
 	reserved_report(e, fp);

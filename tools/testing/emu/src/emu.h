@@ -88,6 +88,12 @@ struct cmd_eqe_cfg {
 	uint32_t ms;		/* window or delay */
 };
 
+/*
+ * The longest window or delay: an EQE later than mlx5_core's command
+ * timeout (60 s) is a command that timed out, not a late completion.
+ */
+#define CMD_EQE_MAX_MS	60000u
+
 struct emu_opts {
 	const char *socket_path;
 	const char *log_path;
@@ -128,6 +134,7 @@ enum emu_port_mode {
 /* firmware-initiated events the host may request (events.c) */
 enum emu_event_kind {
 	EMU_EV_PAGES, EMU_EV_PORT, EMU_EV_INTERNAL_ERROR, EMU_EV_EQ_OVERRUN,
+	EMU_EV_CMD_COMPLETION,
 	EMU_EV_NKINDS,
 };
 /* how often the device thread looks for a request (--events-ctl) */
@@ -355,6 +362,10 @@ struct emu_cmdq {
 	uint64_t eqes_late;	/* ... held back first (delay, coalesce) */
 	uint64_t eqes_merged;	/* EQEs that carried more than one slot */
 	uint64_t eqes_dup;	/* EQEs repeated for a slot rung again */
+	/* what each mode did to completions (one counter per mode) */
+	uint64_t delayed;	/* EQE held, then due for its slot alone */
+	uint64_t reordered;	/* ran ahead of a lower slot rung with it */
+	uint64_t coalesced;	/* EQE shared with other slots' completions */
 	uint64_t irqs_lost;	/* fault: CMD EQE interrupts dropped */
 	uint64_t hung;		/* fault: never completed */
 };
@@ -478,6 +489,9 @@ void cmdq_run(struct emu *e);
 void cmdq_run_at(struct emu *e, uint64_t now);
 uint64_t cmdq_wake_at(const struct emu *e);
 void cmdq_reset(struct emu *e);
+int cmdq_parse_completion(struct cmd_eqe_cfg *c, const char *s);
+const char *cmdq_completion_name(enum cmd_eqe_mode mode);
+void cmdq_set_completion(struct emu *e, const struct cmd_eqe_cfg *c);
 
 /* uar doorbells (emu.lock held) */
 void uar_write(struct emu *e, uint32_t index, uint32_t off,

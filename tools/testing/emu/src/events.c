@@ -25,6 +25,13 @@
  *                  subscribed to PAGE_REQUEST holds, written while the
  *                  driver cannot move its consumer index; eq_post() then
  *                  reports the overrun (see there).
+ *   cmd-completion MODE[:MS]  from now on, command EQEs arrive as
+ *                  --cmd-completion MODE says (cmdq.c): late, out of slot
+ *                  order, several slots in one.  Not an event but the
+ *                  firmware's way of completing, switched while the
+ *                  device runs (a requester switches it while no driver is
+ *                  bound, so one function sees a whole bring-up, workload
+ *                  and teardown under each mode).
  *
  * Each kind is enabled by --events; requests come from the host through
  * --events-ctl DIR (see events_ctl_poll()).
@@ -46,6 +53,7 @@ static const char *const event_names[EMU_EV_NKINDS] = {
 	[EMU_EV_PORT] = "port",
 	[EMU_EV_INTERNAL_ERROR] = "internal-error",
 	[EMU_EV_EQ_OVERRUN] = "eq-overrun",
+	[EMU_EV_CMD_COMPLETION] = "cmd-completion",
 };
 
 /* --events LIST: comma-separated kinds (or "all") into a bit mask */
@@ -200,6 +208,38 @@ static int eq_overrun(struct emu *e, char *why, size_t len)
 	return eq->overrun ? 0 : -1;
 }
 
+/* the completion mode and what the modes did so far */
+static void cmd_counters(struct emu *e, char *buf, size_t len)
+{
+	const struct emu_cmdq *q = &e->cmdq;
+
+	snprintf(buf, len, "cmd_mode=%s:%u cmds=%llu cmd_delayed=%llu cmd_reordered=%llu cmd_coalesced=%llu",
+		 cmdq_completion_name(e->opt.cmd_eqe.mode), e->opt.cmd_eqe.ms,
+		 (unsigned long long)e->stats.cmds,
+		 (unsigned long long)q->delayed,
+		 (unsigned long long)q->reordered,
+		 (unsigned long long)q->coalesced);
+}
+
+/* the answer carries the counters up to the switch: a "before" */
+static int cmd_completion(struct emu *e, const char *arg, char *why,
+			  size_t len)
+{
+	struct cmd_eqe_cfg c;
+	char before[200];
+
+	if (cmdq_parse_completion(&c, arg)) {
+		snprintf(why, len, "bad mode '%s' (prompt, delay, reorder, coalesce or duplicate, :MS up to %u)",
+			 arg, CMD_EQE_MAX_MS);
+		return -1;
+	}
+	cmd_counters(e, before, sizeof(before));
+	cmdq_set_completion(e, &c);
+	snprintf(why, len, "now %s:%u, until now %s",
+		 cmdq_completion_name(c.mode), c.ms, before);
+	return 0;
+}
+
 static int parse_burst(const char *arg, uint32_t *count, int32_t *n)
 {
 	char *end;
@@ -209,6 +249,19 @@ static int parse_burst(const char *arg, uint32_t *count, int32_t *n)
 		return -1;
 	*n = (int32_t)strtol(end + 1, &end, 0);
 	return *end ? -1 : 0;
+}
+
+/* the counters a requester waits on or compares before and after */
+static void events_query(struct emu *e, char *why, size_t len)
+{
+	char cmd[200];
+
+	cmd_counters(e, cmd, sizeof(cmd));
+	snprintf(why, len, "held=%u releasable=%u asked=%u given=%llu taken=%llu port_state=%u eq_overruns=%llu %s",
+		 e->hca.npages, e->hca.releasable, e->hca.regular_pages,
+		 (unsigned long long)e->hca.pages_given,
+		 (unsigned long long)e->hca.pages_taken, e->port.state,
+		 (unsigned long long)e->stats.eq_overruns, cmd);
 }
 
 /*
@@ -224,11 +277,7 @@ int events_run(struct emu *e, const char *word, const char *arg, char *why,
 	char *end;
 
 	if (!strcmp(word, "query") && !*arg) {
-		snprintf(why, len, "held=%u releasable=%u asked=%u given=%llu taken=%llu port_state=%u eq_overruns=%llu",
-			 e->hca.npages, e->hca.releasable, e->hca.regular_pages,
-			 (unsigned long long)e->hca.pages_given,
-			 (unsigned long long)e->hca.pages_taken, e->port.state,
-			 (unsigned long long)e->stats.eq_overruns);
+		events_query(e, why, len);
 		return 0;
 	}
 	for (k = 0; k < EMU_EV_NKINDS; k++)
@@ -260,6 +309,8 @@ int events_run(struct emu *e, const char *word, const char *arg, char *why,
 		return internal_error(e, why, len);
 	if (!strcmp(word, "eq-overrun") && !*arg)
 		return eq_overrun(e, why, len);
+	if (!strcmp(word, "cmd-completion"))
+		return cmd_completion(e, arg, why, len);
 bad:
 	snprintf(why, len, "bad request '%s %s'", word, arg);
 	return -1;
@@ -293,7 +344,7 @@ static void ctl_answer(struct emu *e, const char *seq, int ret,
 void events_ctl_poll(struct emu *e)
 {
 	char path[4096], line[256], seq[32], word[32], arg[64];
-	char why[256] = "";
+	char why[512] = "";
 	ssize_t len;
 	int fd, ret;
 

@@ -103,9 +103,11 @@ static void usage(FILE *fp)
 		"                       highest slot first), coalesce (EQEs within\n"
 		"                       MS merge into one), duplicate (an EQE again\n"
 		"                       when its slot is rung next; MS: hold that\n"
-		"                       command so the copy meets a busy slot)\n"
+		"                       command so the copy meets a busy slot);\n"
+		"                       MS 5 unless given, at most 60000\n"
 		"  --events LIST        firmware events the host may request:\n"
-		"                       pages,port,internal-error,eq-overrun,all\n"
+		"                       pages,port,internal-error,eq-overrun,\n"
+		"                       cmd-completion,all\n"
 		"  --events-ctl DIR     take requests from DIR/req, answer DIR/ack\n"
 		"OPCODE is a number (0x500) or a name (CREATE_QP).\n",
 		EMU_MSIX_MAX);
@@ -169,30 +171,6 @@ static int parse_fault_health(struct fault_cfg *f, const char *s)
 		f->health_rfr = true;
 		end += 4;
 	}
-	return *end ? -1 : 0;
-}
-
-static int parse_cmd_completion(struct cmd_eqe_cfg *c, const char *s)
-{
-	static const char *const names[] = {
-		[CMD_EQE_PROMPT] = "prompt", [CMD_EQE_DELAY] = "delay",
-		[CMD_EQE_REORDER] = "reorder", [CMD_EQE_COALESCE] = "coalesce",
-		[CMD_EQE_DUPLICATE] = "duplicate",
-	};
-	const char *colon = strchr(s, ':');
-	size_t n = colon ? (size_t)(colon - s) : strlen(s);
-	unsigned int i;
-	char *end = (char *)"";
-
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (strlen(names[i]) == n && !strncmp(s, names[i], n))
-			break;
-	if (i == ARRAY_SIZE(names))
-		return -1;
-	c->mode = (enum cmd_eqe_mode)i;
-	c->ms = 5;
-	if (colon)
-		c->ms = (uint32_t)strtoul(colon + 1, &end, 0);
 	return *end ? -1 : 0;
 }
 
@@ -278,7 +256,7 @@ static int parse_one(struct proc *p, int c, const char *arg)
 	case OPT_F_IRQ_DROP:
 		o->fault.cmd_irq_drop = (uint32_t)strtoul(arg, &end, 0);
 		break;
-	case OPT_CMD_COMPLETION: return parse_cmd_completion(&o->cmd_eqe, arg);
+	case OPT_CMD_COMPLETION: return cmdq_parse_completion(&o->cmd_eqe, arg);
 	case OPT_EVENTS: return events_parse(arg, &o->events);
 	case OPT_EVENTS_CTL: o->events_ctl = arg; return 0;
 	default: return -1;

@@ -369,6 +369,7 @@ static void test_cmd_eqe_delay_coalesce(void)
 	cmdq_run_at(&t.e, UINT64_MAX);
 	is_u(t.e.cmdq.eqes, 1, "... then posted");
 	is_u(eqe_vec(ring, 0), 1u << 5, "... for the slot");
+	is_u(t.e.cmdq.delayed, 1, "... counted as delayed");
 	close(efd);
 	th_teardown(&t);
 
@@ -381,6 +382,12 @@ static void test_cmd_eqe_delay_coalesce(void)
 	is_u(t.e.cmdq.eqes, 1, "... then one EQE");
 	is_u(eqe_vec(ring, 0), 0x6, "... whose vector names both slots");
 	is_u(t.e.cmdq.eqes_merged, 1, "... counted as merged");
+	is_u(t.e.cmdq.coalesced, 2, "... two completions coalesced");
+	is_u(t.e.cmdq.delayed, 0, "... none delayed on its own");
+	th_exec_slot(&t, 3, in, 16, out, 16);
+	cmdq_run_at(&t.e, UINT64_MAX);
+	is_u(eqe_vec(ring, 1), 1u << 3, "coalesce: a lone completion's EQE");
+	is_u(t.e.cmdq.coalesced, 2, "... is not counted as coalesced");
 	close(efd);
 	th_teardown(&t);
 }
@@ -407,6 +414,13 @@ static void test_cmd_eqe_reorder_duplicate(void)
 	ok(!owned(&t, &a) && !owned(&t, &b), "... then both complete");
 	ok(eqe_vec(ring, 0) == 1u << 2 && eqe_vec(ring, 1) == 1u << 1,
 	   "... the higher slot first");
+	is_u(t.e.cmdq.reordered, 1,
+	     "... one command ran ahead of a lower slot");
+	th_build(&t, 4, in, 16, 16, &a);
+	ring_many(&t, 1u << 4);
+	cmdq_run_at(&t.e, UINT64_MAX);
+	ok(!owned(&t, &a), "reorder: a command rung alone completes");
+	is_u(t.e.cmdq.reordered, 1, "... and is not counted as reordered");
 	close(efd);
 	th_teardown(&t);
 
@@ -424,6 +438,75 @@ static void test_cmd_eqe_reorder_duplicate(void)
 	ok(!owned(&t, &a) && eqe_vec(ring, 2) == 1u << 3,
 	   "... which then completes with its own EQE");
 	is_u(t.e.cmdq.eqes_dup, 1, "... one repeat counted");
+	close(efd);
+	th_teardown(&t);
+}
+
+/* --cmd-completion and the cmd-completion request: MODE[:MS] */
+static void test_parse_completion(void)
+{
+	struct cmd_eqe_cfg c = { .mode = CMD_EQE_DUPLICATE, .ms = 99 };
+
+	ok(!cmdq_parse_completion(&c, "delay"), "delay");
+	ok(c.mode == CMD_EQE_DELAY && c.ms == 5, "... 5 ms unless given");
+	ok(!cmdq_parse_completion(&c, "coalesce:20"), "coalesce:20");
+	ok(c.mode == CMD_EQE_COALESCE && c.ms == 20, "... mode and window");
+	ok(!cmdq_parse_completion(&c, "prompt:0"), "prompt:0");
+	ok(cmdq_parse_completion(&c, "delay:") < 0, "delay: (no MS) refused");
+	ok(cmdq_parse_completion(&c, "delay:5x") < 0, "delay:5x refused");
+	ok(cmdq_parse_completion(&c, "delay:-1") < 0, "delay:-1 refused");
+	ok(cmdq_parse_completion(&c, "delay:60001") < 0,
+	   "a delay beyond the driver's command timeout refused");
+	ok(cmdq_parse_completion(&c, "dela") < 0, "a prefix of a mode refused");
+	ok(cmdq_parse_completion(&c, "") < 0, "no mode refused");
+	ok(c.mode == CMD_EQE_PROMPT && c.ms == 0,
+	   "... a refused one changes nothing");
+	ok(!strcmp(cmdq_completion_name(CMD_EQE_REORDER), "reorder"), "mode names");
+}
+
+/*
+ * The mode changes while the device runs: what was held keeps its time,
+ * later commands follow the new mode, repeats owed by duplicate go with it.
+ */
+static void test_switch_completion(void)
+{
+	struct cmd_eqe_cfg prompt = { CMD_EQE_PROMPT, 0 };
+	uint8_t in[16] = { 0 }, out[16], *ring;
+	struct emu_opts o;
+	struct th_cmd a;
+	struct th t;
+	uint64_t at;
+	int efd;
+
+	th_default_opts(&o);
+	o.cmd_eqe.mode = CMD_EQE_DELAY;
+	o.cmd_eqe.ms = 1000;
+	ring = cmd_eq_setup(&t, &o, &efd);
+	th_hdr(in, MLX5X_CMD_OP_NOP, 0);
+	th_exec_slot(&t, 1, in, 16, out, 16);
+	at = cmdq_wake_at(&t.e);
+	cmdq_set_completion(&t.e, &prompt);
+	is_u(cmdq_wake_at(&t.e), at, "delay -> prompt: the held EQE keeps its time");
+	th_exec_slot(&t, 2, in, 16, out, 16);
+	is_u(t.e.cmdq.eqes, 1, "... the next command's EQE comes at once");
+	is_u(eqe_vec(ring, 0), 1u << 2, "... for its slot");
+	cmdq_run_at(&t.e, UINT64_MAX);
+	is_u(t.e.cmdq.eqes, 2, "... then the held one");
+	is_u(eqe_vec(ring, 1), 1u << 1, "... for the earlier slot");
+	close(efd);
+	th_teardown(&t);
+
+	o.cmd_eqe.mode = CMD_EQE_DUPLICATE;
+	o.cmd_eqe.ms = 1000;
+	cmd_eq_setup(&t, &o, &efd);
+	th_exec_slot(&t, 3, in, 16, out, 16);
+	is_u(t.e.cmdq.dup_vec, 1u << 3, "duplicate: a repeat is owed to slot 3");
+	cmdq_set_completion(&t.e, &prompt);
+	is_u(t.e.cmdq.dup_vec, 0, "duplicate -> prompt: the repeat is dropped");
+	th_build(&t, 3, in, 16, 16, &a);
+	ring_many(&t, 1u << 3);
+	ok(!owned(&t, &a) && t.e.cmdq.eqes == 2 && !t.e.cmdq.eqes_dup,
+	   "... slot 3 rung again: one EQE, no repeat, no hold");
 	close(efd);
 	th_teardown(&t);
 }
@@ -463,6 +546,8 @@ int main(void)
 	test_faults();
 	test_cmd_eqe_delay_coalesce();
 	test_cmd_eqe_reorder_duplicate();
+	test_parse_completion();
+	test_switch_completion();
 	test_cmd_irq_drop();
 	return tap_done();
 }

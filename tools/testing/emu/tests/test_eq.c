@@ -190,6 +190,44 @@ static void test_events(void)
 	th_teardown(&t);
 }
 
+/* the cmd-completion request switches how command EQEs arrive */
+static void test_cmd_completion_request(void)
+{
+	char why[512];
+	struct th t;
+
+	th_setup(&t);
+	th_init_hca(&t);
+	ok(ev(&t, "cmd-completion", "delay:50") < 0,
+	   "cmd-completion not enabled: refused");
+	ok(!events_parse("pages,cmd-completion", &t.e.opt.events),
+	   "--events pages,cmd-completion");
+	ok(!ev(&t, "cmd-completion", "coalesce:20"), "cmd-completion coalesce:20");
+	ok(t.e.opt.cmd_eqe.mode == CMD_EQE_COALESCE && t.e.opt.cmd_eqe.ms == 20,
+	   "... the mode and window in force");
+	ok(ev(&t, "cmd-completion", "bogus") < 0, "an unknown mode refused");
+	ok(ev(&t, "cmd-completion", "delay:60001") < 0,
+	   "a delay past the driver's command timeout refused");
+	ok(ev(&t, "cmd-completion", "") < 0, "no mode refused");
+	ok(t.e.opt.cmd_eqe.mode == CMD_EQE_COALESCE,
+	   "... the mode in force stays");
+	pthread_mutex_lock(&t.e.lock);
+	ok(!events_run(&t.e, "query", "", why, sizeof(why)) &&
+	   strstr(why, " cmd_mode=coalesce:20 ") &&
+	   strstr(why, " cmd_coalesced=0"),
+	   "query names the mode and its counters");
+	pthread_mutex_unlock(&t.e.lock);
+	diag("query: %s", why);
+	pthread_mutex_lock(&t.e.lock);
+	ok(!events_run(&t.e, "cmd-completion", "prompt", why, sizeof(why)) &&
+	   !strncmp(why, "now prompt:5, until now cmd_mode=coalesce:20 cmds=",
+		    strlen("now prompt:5, until now cmd_mode=coalesce:20 cmds=")),
+	   "back to prompt: the answer has the counters up to the switch");
+	pthread_mutex_unlock(&t.e.lock);
+	diag("cmd-completion prompt: %s", why);
+	th_teardown(&t);
+}
+
 static void test_arm(void)
 {
 	struct eqt q;
@@ -279,6 +317,7 @@ int main(void)
 	test_owner_wrap();
 	test_overrun();
 	test_events();
+	test_cmd_completion_request();
 	test_arm();
 	test_deferred_msix();
 	return tap_done();
