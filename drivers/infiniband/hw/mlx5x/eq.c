@@ -239,8 +239,8 @@ static void eq_comp_eqe(struct mlx5x_eq *eq, const struct mlx5x_eqe *eqe)
 				    cqn);
 		return;
 	}
-	/* The reference goes with the queued notification. */
-	mlx5x_cq_bh_add(cq->bh ?: &eq->cqbh, cq);
+	/* The reference goes with the notification. */
+	mlx5x_cq_irq_notify(cq->bh ?: &eq->cqbh, cq, &eq->direct);
 }
 
 /* Vector 0: the async EQ and, once it exists, the page-request EQ. */
@@ -264,8 +264,10 @@ static irqreturn_t eq_async_irq(int irq, void *data)
 static irqreturn_t eq_comp_irq(int irq, void *data)
 {
 	struct mlx5x_eq *eq = data;
+	unsigned int n;
 
-	unsigned int n = eq_poll(eq, MLX5X_EQ_POLL_BUDGET, eq_comp_eqe);
+	eq->direct = MLX5X_CQ_IRQ_DIRECT;
+	n = eq_poll(eq, MLX5X_EQ_POLL_BUDGET, eq_comp_eqe);
 
 	eq_account(eq, n, n);
 	eq_arm(eq);
