@@ -118,8 +118,9 @@ lane_defaults() {
 	PY_TIMEOUT=${MLX5X_E2E_PY_TIMEOUT:-300}
 	CYCLES=${MLX5X_E2E_CYCLES:-20}
 	PARTS=${MLX5X_E2E_PARTS:-"devinfo pingpong perftest pyverbs"}
-	# mlx5x also runs the robustness checks; last, as they unload it.
-	[ "$DRIVER" != mlx5x ] || PARTS=${MLX5X_E2E_PARTS:-"$PARTS robust"}
+	# mlx5x also shows itself through the rdma tool and sysfs (observe),
+	# and runs the robustness checks; last, as they unload it.
+	[ "$DRIVER" != mlx5x ] || PARTS=${MLX5X_E2E_PARTS:-"$PARTS observe robust"}
 	# The full suites on the emulator start with the workload of the
 	# firmware-command differential (tools/testing/fwdiff).
 	if [ "$DRIVER" != rxe ] && [ "$SUITE" = full ]; then

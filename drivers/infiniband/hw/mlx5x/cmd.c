@@ -36,6 +36,7 @@
 #include "cmd.h"
 #include "hw.h"
 #include "iseg.h"
+#include "mlx5x_trace.h"
 
 static unsigned int cmd_timeout_ms = 60000;
 module_param(cmd_timeout_ms, uint, 0444);
@@ -622,6 +623,8 @@ static int cmd_run(struct mlx5x_cmd *cmd, const void *in, size_t inlen,
 		mlx5x_cmd_msg_link(ent->out, ent->token);
 	mlx5x_cmd_msg_write(lay, ent->in, in, inlen);
 	cmd_post(cmd, lay, ent->slot);
+	trace_mlx5x_cmd_issue(cmd->dev, ent->opcode, mlx5x_cmd_in_op_mod(in),
+			      ent->slot);
 
 	if (cmd->mode == MLX5X_CMD_MODE_EVENTS) {
 		/* no-op while armed: one check covers every slot */
@@ -668,6 +671,17 @@ static int cmd_check_status(struct mlx5x_cmd *cmd, const void *in,
 	return mlx5x_cmd_status_to_errno(status);
 }
 
+/* @out: the device's answer, NULL when it gave none */
+static void cmd_trace_done(struct mlx5x_cmd *cmd, const void *in,
+			   const void *out, int err, ktime_t t0)
+{
+	trace_mlx5x_cmd_done(cmd->dev, mlx5x_cmd_in_opcode(in),
+			     mlx5x_cmd_in_op_mod(in),
+			     out ? MLX5X_GET(out, MLX5X_CMD_OUT_STATUS) : 0,
+			     out ? MLX5X_GET(out, MLX5X_CMD_OUT_SYNDROME) : 0,
+			     err, ktime_us_delta(ktime_get(), t0));
+}
+
 /**
  * mlx5x_cmd_exec_flags() - run one command and wait for it
  * @cmd: the engine
@@ -685,7 +699,9 @@ static int cmd_check_status(struct mlx5x_cmd *cmd, const void *in,
 int mlx5x_cmd_exec_flags(struct mlx5x_cmd *cmd, const void *in, size_t inlen,
 			 void *out, size_t outlen, unsigned int flags)
 {
+	ktime_t t0 = ktime_get();
 	u16 opcode, op_mod;
+	bool answered;
 	int err;
 
 	might_sleep();
@@ -702,10 +718,13 @@ int mlx5x_cmd_exec_flags(struct mlx5x_cmd *cmd, const void *in, size_t inlen,
 
 	if (err == MLX5X_CMD_ERR_KILLED)
 		return cmd_local_result(cmd, opcode, op_mod, out, outlen);
+	answered = !err;
 	if (!err)
 		err = cmd_check_status(cmd, in, out, flags);
 	if (err)
 		atomic64_inc(&cmd->stats.failed);
+	if (trace_mlx5x_cmd_done_enabled())
+		cmd_trace_done(cmd, in, answered ? out : NULL, err, t0);
 	return err;
 }
 

@@ -20,6 +20,7 @@
 #include <linux/jiffies.h>
 
 #include "cq_table.h"
+#include "mlx5x_trace.h"
 
 void mlx5x_cq_table_init(struct mlx5x_cq_table *tbl)
 {
@@ -244,6 +245,7 @@ bool mlx5x_cq_bh_run(struct mlx5x_cq_bh *cqbh)
 	cqbh->runs++;
 
 	while ((cq = cq_bh_next(cqbh, &batch))) {
+		trace_mlx5x_cq_notify(cq->cqn);
 		cq->comp(cq);
 		mlx5x_cq_put(cq);
 		if (time_after_eq(jiffies, end))

@@ -28,6 +28,7 @@
 #include "cmd.h"
 #include "eq.h"
 #include "fw_cmds.h"
+#include "mlx5x_trace.h"
 #include "pages.h"
 #include "uar.h"
 
@@ -120,6 +121,7 @@ static int eq_poll(struct mlx5x_eq *eq, unsigned int budget,
 	while (n < budget && (eqe = mlx5x_eq_ring_peek(&eq->ring))) {
 		/* Read the entry only after seeing its owner bit. */
 		dma_rmb();
+		trace_mlx5x_eqe(eq_dev(eq), eq->eqn, eqe->type, eqe->sub_type);
 		handle(eq, eqe);
 		eq->ring.ci++;
 		n++;

@@ -303,6 +303,49 @@ int mlx5x_fw_query_vport_pkey(struct mlx5x_cmd *cmd, u8 port, u16 index,
 	return err;
 }
 
+/* one {packets, octets} pair of QUERY_VPORT_COUNTER's output */
+static void fw_traffic_pair(const void *out, size_t off, u64 *pkts,
+			    u64 *octets)
+{
+	*pkts = be64_to_cpu(fw_get_be64(out, off));
+	*octets = be64_to_cpu(fw_get_be64(out, off + 8));
+}
+
+/*
+ * The port's traffic as the device counts it.  As mlx5_core asks: the
+ * port is named only on a dual-port device (its input header is the
+ * HCA vport commands' one); the counters are not cleared.
+ */
+int mlx5x_fw_query_vport_counters(struct mlx5x_cmd *cmd, u8 port,
+				  bool dual_port,
+				  struct mlx5x_vport_counters *c)
+{
+	__be32 in[MLX5X_QUERY_VPORT_COUNTER_IN_LEN / 4] = {};
+	void *out;
+	int err;
+
+	out = kzalloc(MLX5X_QUERY_VPORT_COUNTER_OUT_LEN, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_QUERY_VPORT_COUNTER, 0);
+	if (dual_port)
+		MLX5X_SET(in, MLX5X_HCA_VPORT_IN_PORT_NUM, port);
+	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out,
+			     MLX5X_QUERY_VPORT_COUNTER_OUT_LEN);
+	if (!err) {
+		fw_traffic_pair(out, MLX5X_VPORT_COUNTER_RX_IB_UNICAST_OFF,
+				&c->rx_ucast_pkts, &c->rx_ucast_bytes);
+		fw_traffic_pair(out, MLX5X_VPORT_COUNTER_TX_IB_UNICAST_OFF,
+				&c->tx_ucast_pkts, &c->tx_ucast_bytes);
+		fw_traffic_pair(out, MLX5X_VPORT_COUNTER_RX_IB_MULTICAST_OFF,
+				&c->rx_mcast_pkts, &c->rx_mcast_bytes);
+		fw_traffic_pair(out, MLX5X_VPORT_COUNTER_TX_IB_MULTICAST_OFF,
+				&c->tx_mcast_pkts, &c->tx_mcast_bytes);
+	}
+	kfree(out);
+	return err;
+}
+
 /* ---- protection domains ---- */
 
 int mlx5x_fw_alloc_pd(struct mlx5x_cmd *cmd, u32 *pdn)

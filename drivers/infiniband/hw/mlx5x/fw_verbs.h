@@ -402,6 +402,28 @@ struct mlx5x_srq_state {
 	bool err;
 };
 
+/**
+ * struct mlx5x_vport_counters - a port's traffic (QUERY_VPORT_COUNTER)
+ * @rx_ucast_pkts: unicast packets received
+ * @rx_ucast_bytes: their octets
+ * @tx_ucast_pkts: unicast packets sent
+ * @tx_ucast_bytes: their octets
+ * @rx_mcast_pkts: multicast packets received
+ * @rx_mcast_bytes: their octets
+ * @tx_mcast_pkts: multicast packets sent
+ * @tx_mcast_bytes: their octets
+ */
+struct mlx5x_vport_counters {
+	u64 rx_ucast_pkts;
+	u64 rx_ucast_bytes;
+	u64 tx_ucast_pkts;
+	u64 tx_ucast_bytes;
+	u64 rx_mcast_pkts;
+	u64 rx_mcast_bytes;
+	u64 tx_mcast_pkts;
+	u64 tx_mcast_bytes;
+};
+
 int mlx5x_fw_query_verbs_caps(struct mlx5x_cmd *cmd,
 			      struct mlx5x_verbs_caps *caps);
 int mlx5x_fw_query_node_desc(struct mlx5x_cmd *cmd, char *desc, size_t len);
@@ -413,6 +435,9 @@ int mlx5x_fw_query_vport_pkey(struct mlx5x_cmd *cmd, u8 port, u16 index,
 			      u16 *pkey);
 int mlx5x_fw_query_port_oper(struct mlx5x_cmd *cmd, u8 port,
 			     struct mlx5x_port_oper *oper);
+int mlx5x_fw_query_vport_counters(struct mlx5x_cmd *cmd, u8 port,
+				  bool dual_port,
+				  struct mlx5x_vport_counters *c);
 int mlx5x_fw_alloc_pd(struct mlx5x_cmd *cmd, u32 *pdn);
 int mlx5x_fw_dealloc_pd(struct mlx5x_cmd *cmd, u32 pdn);
 int mlx5x_fw_create_mkey(struct mlx5x_cmd *cmd,

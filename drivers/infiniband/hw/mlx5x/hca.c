@@ -186,9 +186,10 @@ static int hca_set_atomic_caps(struct mlx5x_hca *hca, void *buf)
 
 	err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_ATOMIC,
 				     MLX5X_CAP_MODE_CUR, cur);
-	if (!err)
-		err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_ATOMIC,
-					     MLX5X_CAP_MODE_MAX, set);
+	if (err)
+		return err;
+	err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_ATOMIC,
+				     MLX5X_CAP_MODE_MAX, set);
 	if (err)
 		return err;
 	memset(set, 0, MLX5X_HCA_CAP_LEN);
@@ -197,33 +198,61 @@ static int hca_set_atomic_caps(struct mlx5x_hca *hca, void *buf)
 	return mlx5x_fw_set_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_ATOMIC, set);
 }
 
-int mlx5x_hca_set_caps(struct mlx5x_dev *mdev)
+/*
+ * mlx5x drives InfiniBand ports only: a VPI adapter whose ports are set
+ * to Ethernet is refused here, before INIT_HCA, instead of after the
+ * whole bring-up when the verbs layer would find no IB port.
+ */
+static int hca_check_port_type(struct mlx5x_dev *mdev, const void *cur)
+{
+	u32 type = MLX5X_GET(cur, MLX5X_CAP_PORT_TYPE);
+
+	if (type == MLX5X_CAP_PORT_TYPE_IB)
+		return 0;
+	dev_err(mlx5x_to_dev(mdev),
+		"port type %s (%u): mlx5x drives InfiniBand ports only (no RoCE); set the adapter's link type to IB or use mlx5_core\n",
+		type == MLX5X_CAP_PORT_TYPE_ETH ? "Ethernet" : "unknown", type);
+	return -EOPNOTSUPP;
+}
+
+/* @cur and @max: room for the general caps, current and maximum. */
+static int hca_set_general_caps(struct mlx5x_dev *mdev, void *cur, void *max)
 {
 	struct mlx5x_hca *hca = to_hca(mdev);
-	void *cur, *max;
-	bool atomic = false;
+	bool atomic;
 	int err;
 
-	err = mlx5x_fw_set_host_endianness(&hca->cmd);
+	err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
+				     MLX5X_CAP_MODE_CUR, cur);
+	if (err)
+		return err;
+	err = hca_check_port_type(mdev, cur);
+	if (err)
+		return err;
+	err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
+				     MLX5X_CAP_MODE_MAX, max);
+	if (err)
+		return err;
+	atomic = MLX5X_GET(cur, MLX5X_CAP_ATOMIC);
+	mlx5x_caps_prepare_set(cur, max);
+	err = mlx5x_fw_set_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL, cur);
+	if (err || !atomic)
+		return err;
+	return hca_set_atomic_caps(hca, cur);
+}
+
+int mlx5x_hca_set_caps(struct mlx5x_dev *mdev)
+{
+	void *cur;
+	int err;
+
+	err = mlx5x_fw_set_host_endianness(&to_hca(mdev)->cmd);
 	if (err)
 		return err;
 	cur = kzalloc(2 * MLX5X_HCA_CAP_LEN, GFP_KERNEL);
 	if (!cur)
 		return -ENOMEM;
-	max = cur + MLX5X_HCA_CAP_LEN;
-	err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
-				     MLX5X_CAP_MODE_CUR, cur);
-	if (!err)
-		err = mlx5x_fw_query_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
-					     MLX5X_CAP_MODE_MAX, max);
-	if (!err) {
-		atomic = MLX5X_GET(cur, MLX5X_CAP_ATOMIC);
-		mlx5x_caps_prepare_set(cur, max);
-		err = mlx5x_fw_set_hca_cap(&hca->cmd, MLX5X_CAP_TYPE_GENERAL,
-					   cur);
-	}
-	if (!err && atomic)
-		err = hca_set_atomic_caps(hca, cur);
+	err = hca_set_general_caps(mdev, cur, cur + MLX5X_HCA_CAP_LEN);
 	kfree(cur);
 	return err;
 }
@@ -324,6 +353,50 @@ static void hca_board_id(struct mlx5x_dev *mdev)
 		dev_warn(mlx5x_to_dev(mdev), "no board id (QUERY_ADAPTER: %d)\n",
 			 err);
 	}
+}
+
+/*
+ * An EQ's counters are plain u64s written by its interrupt handler only,
+ * and the page count is written under the page lock: a reader that takes
+ * part in neither reads each once and may see it a few events behind,
+ * which is all a statistic needs.
+ */
+static void hca_add_eq_stats(const struct mlx5x_eq *eq,
+			     struct mlx5x_hca_stats *s)
+{
+	s->eq_irqs += READ_ONCE(eq->stats.irqs);
+	s->eq_eqes += READ_ONCE(eq->stats.eqes);
+	s->eq_empty += READ_ONCE(eq->stats.empty);
+	s->eq_budget_hits += READ_ONCE(eq->stats.budget_hits);
+	s->eq_bogus += READ_ONCE(eq->stats.bogus);
+}
+
+/**
+ * mlx5x_hca_read_stats() - the HCA core's counters, for the verbs layer
+ * @mdev: the function, brought up to the "ready" stage (the EQs exist
+ *	until the verbs layer is gone)
+ * @s: filled in
+ */
+void mlx5x_hca_read_stats(struct mlx5x_dev *mdev, struct mlx5x_hca_stats *s)
+{
+	struct mlx5x_hca *hca = to_hca(mdev);
+	const struct mlx5x_cmd_stats *cs = &hca->cmd.stats;
+	const struct mlx5x_eq_table *tbl = &hca->eqs;
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	s->cmd_issued = atomic64_read(&cs->issued);
+	s->cmd_failed = atomic64_read(&cs->failed);
+	s->cmd_timeouts = atomic64_read(&cs->timeouts);
+	s->cmd_recovered = atomic64_read(&cs->recovered);
+	s->cmd_late = atomic64_read(&cs->late);
+	s->cmd_stale = atomic64_read(&cs->stale);
+	hca_add_eq_stats(&tbl->async, s);
+	if (tbl->pages_eq_live)
+		hca_add_eq_stats(&tbl->pages_eq, s);
+	for (i = 0; i < tbl->ncomp; i++)
+		hca_add_eq_stats(&tbl->comp[i], s);
+	s->fw_pages = READ_ONCE(hca->pages.total);
 }
 
 int mlx5x_hca_ready(struct mlx5x_dev *mdev)

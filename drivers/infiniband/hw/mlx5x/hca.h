@@ -54,6 +54,37 @@ struct mlx5x_hca {
 	ktime_t t0;
 };
 
+/**
+ * struct mlx5x_hca_stats - a snapshot of the HCA core's counters
+ * @cmd_issued: commands handed to the device
+ * @cmd_failed: commands that returned an error
+ * @cmd_timeouts: commands that got no completion in time
+ * @cmd_recovered: completions found by the missed-event watchdog
+ * @cmd_late: completions after their command timed out
+ * @cmd_stale: command events for an idle slot
+ * @eq_irqs: EQ interrupts taken, all EQs
+ * @eq_eqes: EQ entries consumed, all EQs
+ * @eq_empty: interrupts that found no entry
+ * @eq_budget_hits: interrupts that stopped on the budget
+ * @eq_bogus: completion events for unknown CQs
+ * @fw_pages: pages the firmware holds now
+ */
+struct mlx5x_hca_stats {
+	u64 cmd_issued;
+	u64 cmd_failed;
+	u64 cmd_timeouts;
+	u64 cmd_recovered;
+	u64 cmd_late;
+	u64 cmd_stale;
+	u64 eq_irqs;
+	u64 eq_eqes;
+	u64 eq_empty;
+	u64 eq_budget_hits;
+	u64 eq_bogus;
+	u64 fw_pages;
+};
+
+void mlx5x_hca_read_stats(struct mlx5x_dev *mdev, struct mlx5x_hca_stats *s);
 int mlx5x_hca_cmdq_init(struct mlx5x_dev *mdev);
 void mlx5x_hca_cmdq_fini(struct mlx5x_dev *mdev);
 int mlx5x_hca_health_init(struct mlx5x_dev *mdev);

@@ -549,6 +549,18 @@ int mlx5x_srq_fw_create(struct mlx5x_ib_dev *dev, enum mlx5x_srq_form form,
 int mlx5x_srq_fw_destroy(struct mlx5x_ib_dev *dev, enum mlx5x_srq_form form,
 			 u32 srqn);
 
+/* stats.c */
+struct rdma_hw_stats *mlx5x_ib_alloc_device_stats(struct ib_device *ibdev);
+struct rdma_hw_stats *mlx5x_ib_alloc_port_stats(struct ib_device *ibdev,
+						u32 port);
+int mlx5x_ib_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+			  u32 port, int index);
+
+/* restrack.c */
+int mlx5x_ib_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp);
+int mlx5x_ib_fill_res_cq(struct sk_buff *msg, struct ib_cq *ibcq);
+int mlx5x_ib_fill_res_mr(struct sk_buff *msg, struct ib_mr *ibmr);
+
 /* Pure helpers, shared with the KUnit suites. */
 int mlx5x_srq_form(u16 issi, enum ib_srq_type type, u8 cqe_version,
 		   enum mlx5x_srq_form *form);

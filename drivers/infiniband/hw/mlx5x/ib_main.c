@@ -485,6 +485,12 @@ static const struct ib_device_ops mlx5x_ib_ops = {
 	.get_port_immutable = mlx5x_ib_port_immutable,
 	.get_dev_fw_str = mlx5x_ib_fw_str,
 	.device_group = &mlx5x_ib_attr_group,
+	.alloc_hw_device_stats = mlx5x_ib_alloc_device_stats,
+	.alloc_hw_port_stats = mlx5x_ib_alloc_port_stats,
+	.get_hw_stats = mlx5x_ib_get_hw_stats,
+	.fill_res_qp_entry = mlx5x_ib_fill_res_qp,
+	.fill_res_cq_entry = mlx5x_ib_fill_res_cq,
+	.fill_res_mr_entry = mlx5x_ib_fill_res_mr,
 
 	.alloc_ucontext = mlx5x_ib_alloc_ucontext,
 	.dealloc_ucontext = mlx5x_ib_dealloc_ucontext,

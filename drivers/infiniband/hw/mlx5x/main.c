@@ -199,11 +199,39 @@ static bool mlx5x_cmdq_up(struct mlx5x_dev *mdev)
 	return false;
 }
 
+/**
+ * mlx5x_probe_check_id() - refuse the functions mlx5x cannot drive
+ * @pdev: the function being probed
+ *
+ * The Ethernet-only adapters (ConnectX-4 Lx, ConnectX-6 Dx and Lx) have
+ * no InfiniBand port on any firmware, and mlx5x has no RoCE.  They are not
+ * in the ID table, but driver_override binds any function, so probe says
+ * why before anything touches the device.
+ *
+ * Return: 0, or -ENODEV for a function mlx5x does not drive.
+ */
+int mlx5x_probe_check_id(struct pci_dev *pdev)
+{
+	switch (pdev->device) {
+	case 0x1015:	/* ConnectX-4 Lx */
+	case 0x101d:	/* ConnectX-6 Dx */
+	case 0x101f:	/* ConnectX-6 Lx */
+		dev_info(&pdev->dev,
+			 "device 0x%04x is an Ethernet-only ConnectX; mlx5x drives InfiniBand ports only (no RoCE): not binding\n",
+			 pdev->device);
+		return -ENODEV;
+	}
+	return 0;
+}
+
 static int mlx5x_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct mlx5x_dev *mdev;
 	int err;
 
+	err = mlx5x_probe_check_id(pdev);
+	if (err)
+		return err;
 	mdev = kzalloc(sizeof(*mdev), GFP_KERNEL);
 	if (!mdev)
 		return -ENOMEM;
@@ -337,7 +365,9 @@ static const struct pci_error_handlers mlx5x_err_handler = {
 };
 
 /*
- * ConnectX-4 ... ConnectX-7 physical functions; VFs are not supported.
+ * ConnectX-4 ... ConnectX-7 physical functions with InfiniBand ports (the
+ * VPI adapters; the Ethernet-only ones are refused, see
+ * mlx5x_probe_check_id()); VFs are not supported.
  *
  * These are mlx5_core's IDs too, so there is deliberately no
  * MODULE_DEVICE_TABLE(): its modalias would make udev load mlx5x for
@@ -348,12 +378,9 @@ static const struct pci_error_handlers mlx5x_err_handler = {
  */
 static const struct pci_device_id mlx5x_pci_table[] = {
 	{ PCI_VDEVICE(MELLANOX, 0x1013) },	/* ConnectX-4 */
-	{ PCI_VDEVICE(MELLANOX, 0x1015) },	/* ConnectX-4 Lx */
 	{ PCI_VDEVICE(MELLANOX, 0x1017) },	/* ConnectX-5 */
 	{ PCI_VDEVICE(MELLANOX, 0x1019) },	/* ConnectX-5 Ex */
 	{ PCI_VDEVICE(MELLANOX, 0x101b) },	/* ConnectX-6 */
-	{ PCI_VDEVICE(MELLANOX, 0x101d) },	/* ConnectX-6 Dx */
-	{ PCI_VDEVICE(MELLANOX, 0x101f) },	/* ConnectX-6 Lx */
 	{ PCI_VDEVICE(MELLANOX, 0x1021) },	/* ConnectX-7 */
 	{ }
 };

@@ -67,6 +67,7 @@ static inline struct device *mlx5x_to_dev(const struct mlx5x_dev *mdev)
 }
 
 /* PCI lifecycle beyond probe/remove (main.c); shared with KUnit. */
+int mlx5x_probe_check_id(struct pci_dev *pdev);
 pci_ers_result_t mlx5x_err_detected(struct mlx5x_dev *mdev,
 				    pci_channel_state_t state);
 pci_ers_result_t mlx5x_err_slot_reset(struct mlx5x_dev *mdev);

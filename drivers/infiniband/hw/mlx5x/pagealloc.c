@@ -24,6 +24,7 @@
 #include "cmd.h"
 #include "fw_cmds.h"
 #include "hw.h"
+#include "mlx5x_trace.h"
 #include "pages.h"
 
 /**
@@ -419,6 +420,7 @@ void mlx5x_pages_request_eqe(struct mlx5x_pages *pg,
 	s32 npages;
 
 	mlx5x_pages_eqe_decode(eqe, &func_id, &npages);
+	trace_mlx5x_page_request(pg->dev, func_id, npages);
 	mlx5x_pages_request(pg, func_id, npages);
 }
 

@@ -146,6 +146,164 @@ suite_fwdiff() {
 	fi
 }
 
+# --- observe (mlx5x): what the rdma tool and sysfs show of the driver ---
+
+# rdma_port_stat NAME: port 1's counter NAME as `rdma statistic` shows it.
+rdma_port_stat() {
+	rdma -j statistic show link "$DEV/1" 2>/dev/null | python3 -c '
+import json, sys
+try:
+    print(json.load(sys.stdin)[0].get(sys.argv[1], ""))
+except (ValueError, IndexError):
+    print("")' "$1"
+}
+
+# A pingpong of PP_ITERS 64-byte messages each way, both QPs on port 1:
+# the port's unicast packets rise by at least 2 x PP_ITERS each way, and
+# the device's command counter by the commands the two processes made.
+observe_counters() {
+	local hw=/sys/class/infiniband/$DEV/hw_counters n=$PP_ITERS
+	local c0 c1 tx0 tx1 rx0 rx1
+	c0=$(cat "$hw/cmd_issued" 2>/dev/null)
+	tx0=$(rdma_port_stat tx_ucast_pkts)
+	rx0=$(rdma_port_stat rx_ucast_pkts)
+	if [ -z "$c0" ] || [ -z "$tx0" ] || [ -z "$rx0" ]; then
+		record observe/counters fail "missing: $hw/cmd_issued='$c0', rdma statistic tx_ucast_pkts='$tx0' rx_ucast_pkts='$rx0'"
+		return
+	fi
+	if ! run_pair observe/pingpong "$PP_TIMEOUT" ibv_rc_pingpong -d "$DEV" \
+		${GIDX:+-g "$GIDX"} -n "$n" -s 64; then
+		record observe/counters fail "pingpong: $PAIR_ERR"
+		return
+	fi
+	c1=$(cat "$hw/cmd_issued")
+	tx1=$(rdma_port_stat tx_ucast_pkts)
+	rx1=$(rdma_port_stat rx_ucast_pkts)
+	# two processes: a context, PD, MR, CQ, QP, three transitions and the
+	# teardown each, at least 10 commands
+	if [ $((tx1 - tx0)) -ge $((2 * n)) ] && [ $((rx1 - rx0)) -ge $((2 * n)) ] &&
+		[ $((c1 - c0)) -ge 20 ]; then
+		record observe/counters pass "pingpong of 2 x $n messages: tx_ucast_pkts +$((tx1 - tx0)), rx_ucast_pkts +$((rx1 - rx0)), cmd_issued +$((c1 - c0))"
+	else
+		record observe/counters fail "pingpong of 2 x $n messages: tx_ucast_pkts +$((tx1 - tx0)), rx_ucast_pkts +$((rx1 - rx0)) (want >= $((2 * n))), cmd_issued +$((c1 - c0)) (want >= 20)"
+	fi
+}
+
+# rdma_res_check KIND WANT...: the pingpong's objects of KIND in
+# `rdma -j -dd res show KIND`, each with every WANT key (KEY or KEY=VALUE;
+# the rdma tool shows a driver's own attributes with a drv_ prefix);
+# prints "N objects: ..." and succeeds when there are at least two.
+rdma_res_check() {
+	rdma -j -dd res show "$1" 2>/dev/null | python3 -c '
+import json, sys
+dev, kind, want = sys.argv[1], sys.argv[2], sys.argv[3:]
+try:
+    objs = json.load(sys.stdin)
+except ValueError:
+    objs = []
+mine = [o for o in objs if o.get("ifname") == dev and
+        o.get("comm") == "ibv_rc_pingpong"]
+def ok(o):
+    for w in want:
+        k, _, v = w.partition("=")
+        if k not in o or (v and str(o[k]) != v):
+            return False
+    return True
+good = [o for o in mine if ok(o)]
+show = ", ".join(" ".join("%s=%s" % (k.split("=")[0], o.get(k.split("=")[0]))
+                          for k in want) for o in good[:2])
+print("%d of %d %s objects with %s%s" % (len(good), len(mine), kind,
+      " ".join(want), (": " + show) if show else ""))
+sys.exit(0 if len(good) >= 2 else 1)' "$DEV" "$@"
+}
+
+# While a long pingpong runs, `rdma res` lists its RC QPs in RTS, its CQs
+# and MRs with mlx5x's details; once it is killed, none is left.
+observe_resources() {
+	local port=$NEXT_PORT log spid cpid qp= cq= mr= end left
+	NEXT_PORT=$((NEXT_PORT + 1))
+	log=$(logname observe/res)
+	ibv_rc_pingpong -d "$DEV" ${GIDX:+-g "$GIDX"} -n 100000000 -s 64 \
+		-p "$port" > "$log.server" 2>&1 &
+	spid=$!
+	if ! wait_listen "$port" "$spid" 60; then
+		kill "$spid" 2>/dev/null
+		wait "$spid" 2>/dev/null
+		record observe/res fail "pingpong server never listened: $(excerpt "$log.server")"
+		return
+	fi
+	ibv_rc_pingpong -d "$DEV" ${GIDX:+-g "$GIDX"} -n 100000000 -s 64 \
+		-p "$port" 127.0.0.1 > "$log.client" 2>&1 &
+	cpid=$!
+	end=$((SECONDS + 60))
+	while [ $SECONDS -lt $end ] && kill -0 "$cpid" 2>/dev/null; do
+		rdma -dd res show qp > "$log.qp" 2>&1
+		qp=$(rdma_res_check qp type=RC state=RTS drv_sq_wqebbs drv_rq_wqes drv_uar) &&
+			cq=$(rdma_res_check cq drv_hw_cqn drv_eqn drv_cqe_size) &&
+			mr=$(rdma_res_check mr drv_mkey_index drv_pages) && break
+		qp= cq= mr=
+		sleep 0.5
+	done
+	kill "$spid" "$cpid" 2>/dev/null
+	wait "$spid" "$cpid" 2>/dev/null
+	end=$((SECONDS + 30))
+	while left=$(rdma -j res show qp 2>/dev/null | grep -c '"comm":"ibv_rc_pingpong"') &&
+		[ "$left" -gt 0 ] && [ $SECONDS -lt $end ]; do
+		sleep 0.5
+	done
+	if [ -z "$qp" ]; then
+		record observe/res fail "no RTS QPs with mlx5x details seen while the pingpong ran; rdma -dd res show qp said: $(excerpt "$log.qp" 3); client: $(excerpt "$log.client")"
+	elif [ "${left:-0}" -gt 0 ]; then
+		record observe/res fail "$left QPs of the killed pingpong still listed"
+	else
+		record observe/res pass "$qp; $cq; $mr; none left after kill"
+	fi
+}
+
+# trace-cmd records the mlx5x tracepoints over an event-mode pingpong:
+# every command issued is done, without error, and the completion events
+# show as EQEs and CQ notifications, at least one per message.
+observe_trace() {
+	local log dat rpid end n=$PP_ITERS issue done bad eqe cq
+	log=$(logname observe/trace)
+	dat=/tmp/observe-trace.dat
+	trace-cmd record -e mlx5x -o "$dat" > "$log" 2>&1 &
+	rpid=$!
+	# recording has started once it says how to stop it
+	end=$((SECONDS + 60))
+	until grep -q 'Hit Ctrl^C' "$log" || [ $SECONDS -ge $end ] ||
+		! kill -0 "$rpid" 2>/dev/null; do
+		sleep 0.2
+	done
+	if ! run_pair observe/trace-pingpong "$PP_TIMEOUT" ibv_rc_pingpong -d "$DEV" \
+		${GIDX:+-g "$GIDX"} -n "$n" -s 64 -e; then
+		kill -INT "$rpid" 2>/dev/null
+		wait "$rpid"
+		record observe/trace fail "pingpong: $PAIR_ERR"
+		return
+	fi
+	kill -INT "$rpid"
+	wait "$rpid"
+	trace-cmd report -i "$dat" > "$log.report" 2>>"$log"
+	issue=$(grep -c 'mlx5x_cmd_issue:' "$log.report")
+	done=$(grep -c 'mlx5x_cmd_done:' "$log.report")
+	bad=$(grep 'mlx5x_cmd_done:' "$log.report" | grep -vc ' err=0 ')
+	eqe=$(grep -c 'mlx5x_eqe:' "$log.report")
+	cq=$(grep -c 'mlx5x_cq_notify:' "$log.report")
+	if [ "$issue" -ge 20 ] && [ "$issue" = "$done" ] && [ "$bad" = 0 ] &&
+		[ "$eqe" -ge "$n" ] && [ "$cq" -ge "$n" ]; then
+		record observe/trace pass "trace-cmd over a pingpong -e of 2 x $n: $issue commands issued and done, $eqe EQEs, $cq CQ notifications"
+	else
+		record observe/trace fail "trace-cmd: cmd_issue $issue, cmd_done $done ($bad with an error; want equal, >= 20, none failed), eqe $eqe, cq_notify $cq (want >= $n each): $(excerpt "$log")"
+	fi
+}
+
+suite_observe() {
+	observe_counters
+	observe_resources
+	observe_trace
+}
+
 run_suite() {
 	local p
 	for p in ${SUITE_PARTS:-devinfo pingpong perftest pyverbs}; do

@@ -283,10 +283,14 @@ struct emu_qp {
 };
 
 /* traffic counters of the port (PMA, QUERY_VPORT_COUNTER); pma.c */
+/* one direction of a port's traffic */
+struct emu_traffic {
+	uint64_t data;				/* octets */
+	uint64_t pkts, ucast, mcast;
+};
+
 struct emu_port_cnt {
-	uint64_t xmit_data, rcv_data;		/* octets */
-	uint64_t xmit_pkts, rcv_pkts;
-	uint64_t xmit_ucast, rcv_ucast, xmit_mcast, rcv_mcast;
+	struct emu_traffic xmit, rcv;
 	uint64_t xmit_discards;			/* port not ACTIVE */
 	uint64_t rcv_errors;			/* no such QP / GID */
 	uint64_t vl15_dropped;

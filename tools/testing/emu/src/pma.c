@@ -34,30 +34,26 @@ static uint64_t pkt_octets(const struct wire_pkt *p)
 	return p->len + (uint64_t)n * PKT_HDR_BYTES(p);
 }
 
-void pma_count_xmit(struct emu *e, const struct wire_pkt *p)
+static void traffic_count(struct emu_traffic *t, const struct wire_pkt *p)
 {
-	struct emu_port_cnt *c = &e->port.cnt;
 	uint32_t n = p->npkt ? p->npkt : 1;
 
-	c->xmit_pkts += n;
-	c->xmit_data += pkt_octets(p);
+	t->pkts += n;
+	t->data += pkt_octets(p);
 	if (lid_is_mcast(p->dlid))
-		c->xmit_mcast += n;
+		t->mcast += n;
 	else
-		c->xmit_ucast += n;
+		t->ucast += n;
+}
+
+void pma_count_xmit(struct emu *e, const struct wire_pkt *p)
+{
+	traffic_count(&e->port.cnt.xmit, p);
 }
 
 void pma_count_rcv(struct emu *e, const struct wire_pkt *p)
 {
-	struct emu_port_cnt *c = &e->port.cnt;
-	uint32_t n = p->npkt ? p->npkt : 1;
-
-	c->rcv_pkts += n;
-	c->rcv_data += pkt_octets(p);
-	if (lid_is_mcast(p->dlid))
-		c->rcv_mcast += n;
-	else
-		c->rcv_ucast += n;
+	traffic_count(&e->port.cnt.rcv, p);
 }
 
 static uint32_t sat32(uint64_t v)
@@ -98,23 +94,23 @@ static uint16_t port_counters(struct emu *e, const uint8_t *in, uint8_t *d,
 		if (sel & 1u << 11)
 			c->vl15_dropped = 0;
 		if (sel & 1u << 12)
-			c->xmit_data = 0;
+			c->xmit.data = 0;
 		if (sel & 1u << 13)
-			c->rcv_data = 0;
+			c->rcv.data = 0;
 		if (sel & 1u << 14)
-			c->xmit_pkts = 0;
+			c->xmit.pkts = 0;
 		if (sel & 1u << 15)
-			c->rcv_pkts = 0;
+			c->rcv.pkts = 0;
 	}
 	d[1] = in[PMA_DATA_OFF + 1];
 	put_be16(d + 2, sel);
 	put_be16(d + 8, sat16(c->rcv_errors));
 	put_be16(d + 14, sat16(c->xmit_discards));
 	put_be16(d + 22, sat16(c->vl15_dropped));
-	put_be32(d + 24, sat32(c->xmit_data / 4));
-	put_be32(d + 28, sat32(c->rcv_data / 4));
-	put_be32(d + 32, sat32(c->xmit_pkts));
-	put_be32(d + 36, sat32(c->rcv_pkts));
+	put_be32(d + 24, sat32(c->xmit.data / 4));
+	put_be32(d + 28, sat32(c->rcv.data / 4));
+	put_be32(d + 32, sat32(c->xmit.pkts));
+	put_be32(d + 36, sat32(c->rcv.pkts));
 	return 0;
 }
 
@@ -129,8 +125,8 @@ static uint16_t port_counters_ext(struct emu *e, const uint8_t *in,
 	struct emu_port_cnt *c = &e->port.cnt;
 	uint16_t sel = get_be16(in + PMA_DATA_OFF + 2);
 	uint64_t *f[8] = {
-		&c->xmit_data, &c->rcv_data, &c->xmit_pkts, &c->rcv_pkts,
-		&c->xmit_ucast, &c->rcv_ucast, &c->xmit_mcast, &c->rcv_mcast,
+		&c->xmit.data, &c->rcv.data, &c->xmit.pkts, &c->rcv.pkts,
+		&c->xmit.ucast, &c->rcv.ucast, &c->xmit.mcast, &c->rcv.mcast,
 	};
 	unsigned int i;
 

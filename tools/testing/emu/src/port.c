@@ -186,8 +186,8 @@ void port_report(struct emu *e, FILE *fp)
 		"\nport_xmit_mcast=%" PRIu64 "\nport_rcv_mcast=%" PRIu64
 		"\nport_xmit_discards=%" PRIu64 "\nport_rcv_errors=%" PRIu64
 		"\nport_vl15_dropped=%" PRIu64 "\nport_pkey_viol=%u\n"
-		"port_qkey_viol=%u\nmcg_attached=%u\n", c->xmit_pkts,
-		c->rcv_pkts, c->xmit_mcast, c->rcv_mcast, c->xmit_discards,
+		"port_qkey_viol=%u\nmcg_attached=%u\n", c->xmit.pkts,
+		c->rcv.pkts, c->xmit.mcast, c->rcv.mcast, c->xmit_discards,
 		c->rcv_errors, c->vl15_dropped, p->pkey_viol, p->qkey_viol, n);
 }
 
@@ -305,11 +305,12 @@ int h_query_hca_vport_pkey(struct cmd_ctx *c)
  * vport_counters is set): the packets and octets the engine moved
  * through the port (pma.c counts them at the wire).
  */
-static void vport_pair(uint8_t *out, uint32_t off, uint64_t pkts,
-		       uint64_t octets)
+/* @pkts of the direction @t, with their octets in proportion */
+static void vport_pair(uint8_t *out, uint32_t off,
+		       const struct emu_traffic *t, uint64_t pkts)
 {
 	put_be64(out + off, pkts);
-	put_be64(out + off + 8, octets);
+	put_be64(out + off + 8, t->pkts ? t->data * pkts / t->pkts : 0);
 }
 
 int h_query_vport_counter(struct cmd_ctx *c)
@@ -319,17 +320,14 @@ int h_query_vport_counter(struct cmd_ctx *c)
 
 	if (check_vport(c))
 		return c->status;
-	/* octets of unicast / multicast: in proportion to the packets */
-	vport_pair(o, MLX5X_VPORT_COUNTER_RX_IB_UNICAST_OFF, n->rcv_ucast,
-		   n->rcv_pkts ? n->rcv_data * n->rcv_ucast / n->rcv_pkts : 0);
-	vport_pair(o, MLX5X_VPORT_COUNTER_TX_IB_UNICAST_OFF, n->xmit_ucast,
-		   n->xmit_pkts ? n->xmit_data * n->xmit_ucast / n->xmit_pkts :
-				  0);
-	vport_pair(o, MLX5X_VPORT_COUNTER_RX_IB_MULTICAST_OFF, n->rcv_mcast,
-		   n->rcv_pkts ? n->rcv_data * n->rcv_mcast / n->rcv_pkts : 0);
-	vport_pair(o, MLX5X_VPORT_COUNTER_TX_IB_MULTICAST_OFF, n->xmit_mcast,
-		   n->xmit_pkts ? n->xmit_data * n->xmit_mcast / n->xmit_pkts :
-				  0);
+	vport_pair(o, MLX5X_VPORT_COUNTER_RX_IB_UNICAST_OFF, &n->rcv,
+		   n->rcv.ucast);
+	vport_pair(o, MLX5X_VPORT_COUNTER_TX_IB_UNICAST_OFF, &n->xmit,
+		   n->xmit.ucast);
+	vport_pair(o, MLX5X_VPORT_COUNTER_RX_IB_MULTICAST_OFF, &n->rcv,
+		   n->rcv.mcast);
+	vport_pair(o, MLX5X_VPORT_COUNTER_TX_IB_MULTICAST_OFF, &n->xmit,
+		   n->xmit.mcast);
 	if (PGET(c->in, MLX5X_QUERY_VPORT_COUNTER_IN_CLEAR))
 		memset(n, 0, sizeof(*n));
 	return 0;

@@ -560,7 +560,7 @@ static void t_wire_sma(void)
 	   "... hop pointer at the hop count, ReturnPath[1] = port 1");
 	is_u(get_be64(r + SMP_DATA_OFF + 12), GUID_B,
 	     "... the neighbour's firmware SMA: its node GUID");
-	is_u(b.x.t.e.port.cnt.rcv_pkts, 1, "... B counted one packet in");
+	is_u(b.x.t.e.port.cnt.rcv.pkts, 1, "... B counted one packet in");
 
 	/* hop_ptr 0 with hop_cnt 1: the sender did not advance it */
 	dr_hop1(m, SMP_ATTR_NODE_INFO, 0);
@@ -723,7 +723,7 @@ static void t_wire_pma(void)
 	for (i = 0; fx_rcqe(&b, &e); i++)
 		;
 	is_u(i, 3, "3 datagrams between ACTIVE ports");
-	ok(b.x.t.e.port.cnt.rcv_pkts == 3 && a.x.t.e.port.cnt.xmit_pkts == 3,
+	ok(b.x.t.e.port.cnt.rcv.pkts == 3 && a.x.t.e.port.cnt.xmit.pkts == 3,
 	   "... counted at both ends");
 	/* the QP1 CQE carries the P_Key; PMA of B by LID, B has no QP1 */
 	fx_qp(&a, &a1, MLX5X_QP_ST_QP1);
@@ -746,7 +746,7 @@ static void t_wire_pma(void)
 	     "... PortRcvData in 4-octet words (payload + headers)");
 
 	/* through MAD_IFC: ClassPortInfo, extended, reset */
-	xmit = a.x.t.e.port.cnt.xmit_pkts;
+	xmit = a.x.t.e.port.cnt.xmit.pkts;
 	ok(!mad(&a.x, MGMT_CLASS_PERF, MAD_METHOD_GET,
 		PMA_ATTR_CLASS_PORT_INFO, 0, NULL, m) &&
 	   get_be16(m + PMA_DATA_OFF + 2) == (1u << 9 | 1u << 12),
@@ -962,7 +962,7 @@ static void t_multicast(void)
 	fx_run(&a, &b);
 	is_u(rcqes(&b, bm.qpn), 1, "multicast reaches the member on B");
 	is_u(rcqes(&a, am.qpn), 1, "... and the member on the sender's HCA");
-	ok(b.x.t.e.port.cnt.rcv_mcast == 1 && a.x.t.e.port.cnt.xmit_mcast == 1,
+	ok(b.x.t.e.port.cnt.rcv.mcast == 1 && a.x.t.e.port.cnt.xmit.mcast == 1,
 	   "... counted as multicast");
 	mc_send(&a, &ab);
 	fx_run(&a, &b);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests for the PCI lifecycle beyond probe and remove (suite
- * mlx5x_main): PCI error recovery (error_detected, slot_reset, resume)
- * and shutdown, which QEMU cannot inject into the VM rig, run on a table
- * of recording stages instead of the driver's.
+ * KUnit tests for the PCI lifecycle (suite mlx5x_main): which functions
+ * probe refuses before touching them, and beyond probe and remove, PCI
+ * error recovery (error_detected, slot_reset, resume) and shutdown, which
+ * QEMU cannot inject into the VM rig, run on a table of recording stages
+ * instead of the driver's.
  */
 #include <kunit/test.h>
 #include <linux/pci.h>
@@ -163,7 +164,28 @@ static void shutdown_takes_everything_down(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, stage_log, "cba");
 }
 
+/* Ethernet-only adapters are refused by device ID; VPI ones go on. */
+static void ethernet_only_adapters_refused(struct kunit *test)
+{
+	static const struct { u16 device; int err; } ids[] = {
+		{ 0x1013, 0 }, { 0x1015, -ENODEV }, { 0x1017, 0 },
+		{ 0x1019, 0 }, { 0x101b, 0 }, { 0x101d, -ENODEV },
+		{ 0x101f, -ENODEV }, { 0x1021, 0 },
+	};
+	struct pci_dev *pdev = kunit_kzalloc(test, sizeof(*pdev), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, pdev);
+	pdev->vendor = PCI_VENDOR_ID_MELLANOX;
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		pdev->device = ids[i].device;
+		KUNIT_EXPECT_EQ_MSG(test, mlx5x_probe_check_id(pdev), ids[i].err,
+				    "device 0x%04x", ids[i].device);
+	}
+}
+
 static struct kunit_case mlx5x_main_cases[] = {
+	KUNIT_CASE(ethernet_only_adapters_refused),
 	KUNIT_CASE(error_recovery_rebuilds_in_order),
 	KUNIT_CASE(permanent_failure_disconnects),
 	KUNIT_CASE(failed_slot_reset_leaves_nothing_up),
