@@ -168,6 +168,13 @@ void mlx5x_cq_bh_add(struct mlx5x_cq_bh *cqbh, struct mlx5x_core_cq *cq)
 		cqbh->kick(cqbh);
 }
 
+/* The CQ's handler, traced alike from the interrupt and the bottom half. */
+static void cq_notify(struct mlx5x_core_cq *cq)
+{
+	trace_mlx5x_cq_notify(cq->cqn);
+	cq->comp(cq);
+}
+
 /* Nothing queued and no run under way: a direct call overtakes nobody. */
 static bool cq_bh_idle(struct mlx5x_cq_bh *cqbh)
 {
@@ -201,7 +208,7 @@ void mlx5x_cq_irq_notify(struct mlx5x_cq_bh *cqbh, struct mlx5x_core_cq *cq,
 	}
 	(*direct)--;
 	cqbh->direct++;
-	cq->comp(cq);
+	cq_notify(cq);
 	mlx5x_cq_put(cq);
 }
 
@@ -245,8 +252,7 @@ bool mlx5x_cq_bh_run(struct mlx5x_cq_bh *cqbh)
 	cqbh->runs++;
 
 	while ((cq = cq_bh_next(cqbh, &batch))) {
-		trace_mlx5x_cq_notify(cq->cqn);
-		cq->comp(cq);
+		cq_notify(cq);
 		mlx5x_cq_put(cq);
 		if (time_after_eq(jiffies, end))
 			break;
