@@ -271,7 +271,7 @@ observe_trace() {
 	rpid=$!
 	# recording has started once it says how to stop it
 	end=$((SECONDS + 60))
-	until grep -q 'Hit Ctrl^C' "$log" || [ $SECONDS -ge $end ] ||
+	until grep -qs 'Hit Ctrl^C' "$log" || [ $SECONDS -ge $end ] ||
 		! kill -0 "$rpid" 2>/dev/null; do
 		sleep 0.2
 	done
