@@ -5,8 +5,8 @@
  * libmlx5 owns the CQE ring and the doorbell record and arms the CQ
  * itself through its UAR; the kernel creates the CQ on the completion
  * EQ of the requested vector and turns each completion EQE into a call
- * of ibcq->comp_handler (through the EQ's bottom half, cq_table.c), and
- * each CQ error EQE into an IB_EVENT_CQ_ERR.
+ * of ibcq->comp_handler (from the EQ's interrupt, or its bottom half in
+ * a burst, cq_table.c), and each CQ error EQE into an IB_EVENT_CQ_ERR.
  *
  * Destroy is fenced (cq_table.h): out of the table, DESTROY_CQ (back
  * in the table if the device refuses), then mlx5x_cq_quiesce() waits out
@@ -98,7 +98,11 @@ int mlx5x_cq_resize_check(const struct mlx5_ib_resize_cq *ucmd,
 	return 0;
 }
 
-/* Bottom-half context: a completion EQE named this CQ. */
+/*
+ * Hard-IRQ or bottom-half context: a completion EQE named this CQ.
+ * ib_uverbs' handler only queues an event and wakes the channel (with
+ * interrupts saved), as mlx4 calls it from its interrupt handler too.
+ */
 static void cq_comp(struct mlx5x_core_cq *mcq)
 {
 	struct mlx5x_ib_cq *cq = container_of(mcq, struct mlx5x_ib_cq, mcq);

@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * CQ table and completion bottom half.
+ * CQ table and completion delivery.
  *
  * The completion EQ's interrupt handler looks each CQ number up (taking a
- * reference) and queues the CQ on its EQ's pending list; a CQ already
- * queued is not queued twice, so a burst of EQEs for one CQ costs one
- * notification.  The bottom half is scheduled only when the list goes
- * from empty to non-empty: while it is queued or running, new CQs just
- * join the list.  A run delivers notifications until its time budget is
- * spent, puts the rest back at the head of the list and schedules itself
- * again, so one busy EQ cannot monopolize the CPU.
+ * reference) and delivers the notification itself while the EQ's bottom
+ * half is idle and the interrupt's direct budget lasts: a lone event, the
+ * usual case of a process waiting on its completion channel, wakes its
+ * waiter with no bottom-half hop (a hop softirq load defers to ksoftirqd)
+ * and before the interrupt's EQ doorbell write.  Anything beyond goes to
+ * the bottom half: the CQ is queued on its EQ's pending list; a CQ
+ * already queued is not queued twice, so a burst of EQEs for one CQ
+ * costs one notification.  The bottom half is scheduled only when the
+ * list goes from empty to non-empty: while it is queued or running, new
+ * CQs just join the list.  A run delivers notifications until its time
+ * budget is spent, puts the rest back at the head of the list and
+ * schedules itself again, so one busy EQ cannot monopolize the CPU.
  */
 #include <linux/interrupt.h>
 #include <linux/jiffies.h>
@@ -122,8 +127,10 @@ void mlx5x_cq_bh_init(struct mlx5x_cq_bh *cqbh, unsigned int budget_us)
 	mlx5x_bh_init(&cqbh->bh, cq_bh_fn);
 	cqbh->budget = usecs_to_jiffies(budget_us);
 	cqbh->kick = cq_bh_kick;
+	cqbh->running = false;
 	cqbh->runs = 0;
 	cqbh->resched = 0;
+	cqbh->direct = 0;
 }
 
 /* After the EQ's IRQ is freed: nothing can queue any more. */
@@ -161,6 +168,50 @@ void mlx5x_cq_bh_add(struct mlx5x_cq_bh *cqbh, struct mlx5x_core_cq *cq)
 		cqbh->kick(cqbh);
 }
 
+/* The CQ's handler, traced alike from the interrupt and the bottom half. */
+static void cq_notify(struct mlx5x_core_cq *cq)
+{
+	trace_mlx5x_cq_notify(cq->cqn);
+	cq->comp(cq);
+}
+
+/* Nothing queued and no run under way: a direct call overtakes nobody. */
+static bool cq_bh_idle(struct mlx5x_cq_bh *cqbh)
+{
+	unsigned long flags;
+	bool idle;
+
+	spin_lock_irqsave(&cqbh->lock, flags);
+	idle = !cqbh->running && list_empty(&cqbh->pending);
+	spin_unlock_irqrestore(&cqbh->lock, flags);
+	return idle;
+}
+
+/**
+ * mlx5x_cq_irq_notify() - deliver a notification from the EQ interrupt
+ * @cqbh: bottom half of the EQ
+ * @cq: CQ with a reference from mlx5x_cq_table_get(), consumed here
+ * @direct: notifications this interrupt may still deliver itself;
+ *	decremented for each it does
+ *
+ * Hard-IRQ context, the EQ's own handler: the only one that queues on
+ * @cqbh, so the bottom half found idle stays idle during the call.  Only
+ * an idle bottom half lets the handler run here: a CQ queued or being
+ * delivered there is never overtaken nor notified twice at once.
+ */
+void mlx5x_cq_irq_notify(struct mlx5x_cq_bh *cqbh, struct mlx5x_core_cq *cq,
+			 unsigned int *direct)
+{
+	if (!*direct || !cq_bh_idle(cqbh)) {
+		mlx5x_cq_bh_add(cqbh, cq);
+		return;
+	}
+	(*direct)--;
+	cqbh->direct++;
+	cq_notify(cq);
+	mlx5x_cq_put(cq);
+}
+
 static struct mlx5x_core_cq *cq_bh_next(struct mlx5x_cq_bh *cqbh,
 					struct list_head *batch)
 {
@@ -196,12 +247,12 @@ bool mlx5x_cq_bh_run(struct mlx5x_cq_bh *cqbh)
 
 	spin_lock_irqsave(&cqbh->lock, flags);
 	list_splice_init(&cqbh->pending, &batch);
+	cqbh->running = true;
 	spin_unlock_irqrestore(&cqbh->lock, flags);
 	cqbh->runs++;
 
 	while ((cq = cq_bh_next(cqbh, &batch))) {
-		trace_mlx5x_cq_notify(cq->cqn);
-		cq->comp(cq);
+		cq_notify(cq);
 		mlx5x_cq_put(cq);
 		if (time_after_eq(jiffies, end))
 			break;
@@ -214,6 +265,7 @@ bool mlx5x_cq_bh_run(struct mlx5x_cq_bh *cqbh)
 		kick = list_empty(&cqbh->pending);
 		list_splice(&batch, &cqbh->pending);
 	}
+	cqbh->running = false;
 	spin_unlock_irqrestore(&cqbh->lock, flags);
 	if (more)
 		cqbh->resched++;

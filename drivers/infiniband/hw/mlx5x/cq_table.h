@@ -35,7 +35,8 @@ struct mlx5x_cq_bh;
  * @free: completed when @refcount drops to zero
  * @bh_node: on @bh's pending list while a notification is queued;
  *	protected by the bottom half's lock
- * @comp: completion notification, bottom-half context
+ * @comp: completion notification, from the EQ's hard-IRQ handler or its
+ *	bottom half, never from both at once
  * @event: asynchronous error (e.g. CQ overrun), hard-IRQ context; may be
  *	NULL
  */
@@ -61,23 +62,28 @@ struct mlx5x_cq_table {
 
 /**
  * struct mlx5x_cq_bh - one completion EQ's bottom half
- * @lock: protects @pending and the bh_node of every CQ on it or on a
- *	batch being run; taken from hard IRQ
+ * @lock: protects @pending, @running and the bh_node of every CQ on
+ *	@pending or on a batch being run; taken from hard IRQ
  * @pending: CQs with a notification to deliver, in arrival order
+ * @running: a run took a batch and has not finished it
  * @bh: tasklet or BH work item running mlx5x_cq_bh_run()
  * @budget: time budget of one run, in jiffies; 0 = one CQ per run
  * @kick: schedules a run; the KUnit suite replaces it
  * @runs: runs so far (statistics)
  * @resched: runs that ended on the budget with CQs left
+ * @direct: notifications the interrupt handler delivered itself; written
+ *	by that handler only
  */
 struct mlx5x_cq_bh {
-	spinlock_t lock; /* pending list, bh_node of queued CQs */
+	spinlock_t lock; /* pending list, running, bh_node of queued CQs */
 	struct list_head pending;
+	bool running;
 	struct mlx5x_bh bh;
 	unsigned long budget;
 	void (*kick)(struct mlx5x_cq_bh *cqbh);
 	u64 runs;
 	u64 resched;
+	u64 direct;
 };
 
 void mlx5x_cq_table_init(struct mlx5x_cq_table *tbl);
@@ -96,6 +102,8 @@ void mlx5x_cq_quiesce(struct mlx5x_core_cq *cq);
 void mlx5x_cq_bh_init(struct mlx5x_cq_bh *cqbh, unsigned int budget_us);
 void mlx5x_cq_bh_cleanup(struct mlx5x_cq_bh *cqbh);
 void mlx5x_cq_bh_add(struct mlx5x_cq_bh *cqbh, struct mlx5x_core_cq *cq);
+void mlx5x_cq_irq_notify(struct mlx5x_cq_bh *cqbh, struct mlx5x_core_cq *cq,
+			 unsigned int *direct);
 bool mlx5x_cq_bh_run(struct mlx5x_cq_bh *cqbh);
 void mlx5x_cq_bh_cancel(struct mlx5x_cq_bh *cqbh, struct mlx5x_core_cq *cq);
 

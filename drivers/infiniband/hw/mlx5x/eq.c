@@ -241,11 +241,18 @@ static void eq_comp_eqe(struct mlx5x_eq *eq, const struct mlx5x_eqe *eqe)
 				    cqn);
 		return;
 	}
-	/* The reference goes with the queued notification. */
-	mlx5x_cq_bh_add(cq->bh ?: &eq->cqbh, cq);
+	/* The reference goes with the notification. */
+	mlx5x_cq_irq_notify(cq->bh ?: &eq->cqbh, cq, &eq->direct);
 }
 
-/* Vector 0: the async EQ and, once it exists, the page-request EQ. */
+/*
+ * Vector 0: the async EQ and, once it exists, the page-request EQ.  An
+ * EQ is disarmed only by the interrupt it raises, after writing the
+ * entry that raised it (the entry is visible before the interrupt), so
+ * a page-request EQ found empty is still armed: re-arming it would cost
+ * every command completion one more doorbell write for nothing.  One
+ * that fires after the look raises vector 0 again.
+ */
 static irqreturn_t eq_async_irq(int irq, void *data)
 {
 	struct mlx5x_eq *eq = data;
@@ -256,7 +263,8 @@ static irqreturn_t eq_async_irq(int irq, void *data)
 	if (READ_ONCE(tbl->pages_eq_live)) {
 		np = eq_poll(&tbl->pages_eq, MLX5X_EQ_POLL_BUDGET, eq_async_eqe);
 		eq_account(&tbl->pages_eq, np, n + np);
-		eq_arm(&tbl->pages_eq);
+		if (np)
+			eq_arm(&tbl->pages_eq);
 	}
 	eq_account(eq, n, n + np);
 	eq_arm(eq);
@@ -266,8 +274,10 @@ static irqreturn_t eq_async_irq(int irq, void *data)
 static irqreturn_t eq_comp_irq(int irq, void *data)
 {
 	struct mlx5x_eq *eq = data;
+	unsigned int n;
 
-	unsigned int n = eq_poll(eq, MLX5X_EQ_POLL_BUDGET, eq_comp_eqe);
+	eq->direct = MLX5X_CQ_IRQ_DIRECT;
+	n = eq_poll(eq, MLX5X_EQ_POLL_BUDGET, eq_comp_eqe);
 
 	eq_account(eq, n, n);
 	eq_arm(eq);

@@ -33,6 +33,12 @@ static_assert(MLX5X_EQ_POLL_BUDGET <= MLX5X_NUM_SPARE_EQE);
 #define MLX5X_COMP_EQ_NENT	(1024 + MLX5X_NUM_SPARE_EQE)
 /* Bottom-half time budget per run (mlx5 uses 2 ms). */
 #define MLX5X_CQ_BH_BUDGET_US	2000
+/*
+ * Completion notifications one interrupt delivers itself before the rest
+ * go to the bottom half: a waiter woken at once, a bound on the time
+ * spent in hard-IRQ context when many CQs report together.
+ */
+#define MLX5X_CQ_IRQ_DIRECT	8
 
 /**
  * struct mlx5x_eq_ring - consumer side of an EQ ring (pure logic)
@@ -79,6 +85,8 @@ struct mlx5x_eq_stats {
  * @db: UAR mapping whose EQ doorbells arm this EQ
  * @tbl: owning table
  * @cqbh: completion bottom half (completion EQs only)
+ * @direct: completion notifications the running interrupt may still
+ *	deliver itself; set and used by the IRQ handler only
  * @stats: counters
  * @recover_lock: serializes polls of the ring outside the IRQ handler
  *	(async EQ: the command engine's missed-interrupt recovery)
@@ -94,6 +102,7 @@ struct mlx5x_eq {
 	void __iomem *db;
 	struct mlx5x_eq_table *tbl;
 	struct mlx5x_cq_bh cqbh;
+	unsigned int direct;
 	struct mlx5x_eq_stats stats;
 	struct mutex recover_lock; /* ring polls outside the IRQ handler */
 	char name[48];

@@ -6,7 +6,8 @@
  *   mlx5x_cmd_issue	a firmware command handed to a slot
  *   mlx5x_cmd_done	its result: status, syndrome, errno and latency
  *   mlx5x_eqe		an event queue entry consumed
- *   mlx5x_cq_notify	a CQ's completion handler run from the bottom half
+ *   mlx5x_cq_notify	a CQ's completion handler run (from the EQ
+ *			interrupt, or its bottom half in a burst)
  *   mlx5x_page_request	the firmware asks for (npages > 0) or returns
  *			(npages < 0) pages
  *

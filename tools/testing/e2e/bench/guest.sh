@@ -120,23 +120,24 @@ w_bringup() {
 	wait_port_active "$DEV" 60 || say "warning: $DEV port not ACTIVE"
 }
 
-CTL_OPS="pd mr4k mr2m mr256m cq rcqp udqp srq"
+CTL_OPS="pd mr4k mr2m mr64m mr256m cq rcqp udqp srq"
+# One vbench runs every OP at one process, then at four (forked workers,
+# nothing exec'd per figure) and writes the figures' phase marks itself.
 w_ctl() {
-	local op p o m
-	for p in 1 4; do
-		for op in $CTL_OPS; do
-			o=$LOGS/c-$R-$D-$op-$p.txt
-			m=ctl_${op}_p$p
-			# a mark per figure: the host counts its firmware commands
-			mark "$R $D $m"
-			if timeout -k 5 120 $VB ctl "$DEV" "$op" "$CTL_SECS" "$p" > "$o" 2>&1; then
-				fig "$R" "$D" "$m" "$(val "$o" ops_per_s)" ops/s
-				printf '%s\t%s\t%s\t%s\n' "$R" "$D" "$m" "$(val "$o" ops)" >> /job/ops.tsv
-			else
-				say "ctl $op x$p on $D: $(excerpt "$o")"
-			fi
-		done
+	local o=$LOGS/c-$R-$D.txt tag op p n secs rate
+	# shellcheck disable=SC2086 # the OP list
+	VBENCH_MARK_N=$MARK_N VBENCH_MARK_PREFIX="$R $D" \
+		timeout -k 5 900 $VB ctl "$DEV" "$CTL_SECS" 1,4 $CTL_OPS > "$o" 2>&1 ||
+		say "ctl on $D: $(excerpt "$o")"
+	while [ -e "/job/mark/$MARK_N.req" ]; do
+		MARK_N=$((MARK_N + 1))
 	done
+	# shellcheck disable=SC2034 # secs: a column of the line, not used
+	while read -r tag op p n secs rate; do
+		[ "$tag" = ctl ] || continue
+		fig "$R" "$D" "ctl_${op}_p$p" "$rate" ops/s
+		printf '%s\t%s\t%s\t%s\n' "$R" "$D" "ctl_${op}_p$p" "$n" >> /job/ops.tsv
+	done < "$o"
 	mark "$R $D ctl-done"
 }
 

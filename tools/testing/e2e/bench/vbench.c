@@ -3,7 +3,7 @@
  * vbench: the verbs workloads of `make bench`, run in the test VM on one
  * RDMA device at a time (the same binary on both drivers).
  *
- *   vbench ctl DEV OP SECONDS PROCS   control-path operations per second
+ *   vbench ctl DEV SECONDS PROCS OP... control-path operations per second
  *   vbench evlat DEV ITERS             completion-event wake-up latency
  *   vbench bind DRIVER BDF             bind, wait for the ib device (ms)
  *   vbench unbind DRIVER BDF           unbind (ms)
@@ -11,9 +11,16 @@
  *
  * Output: "key value" lines on stdout; errors on stderr, exit status 1.
  * OP: pd (open_device + alloc_pd and back), mr4k, mr2m (one 2 MiB huge
- * page), mr256m, cq, rcqp (create, INIT, RTR, RTS, destroy), udqp, srq.
- * With PROCS > 1 the processes start together and the figure is all of
- * their operations over the wall time of the slowest.
+ * page), mr64m, mr256m, cq, rcqp (create, INIT, RTR, RTS, destroy), udqp,
+ * srq.  Each OP runs in PROCS fresh processes (forked: the providers stay
+ * loaded, nothing is exec'd again) that set up, start together and exit
+ * before the next OP; with PROCS > 1 the figure is all of their operations
+ * over the wall time of the slowest.  PROCS may be a list ("1,4"): every
+ * OP at each count in turn.  One line per figure:
+ * "ctl OP PROCS ops seconds ops_per_s".  With VBENCH_MARK_N set, each is
+ * preceded by phase mark N, N+1, ... of guest.sh's protocol (file
+ * /job/mark/N.req holding "VBENCH_MARK_PREFIX ctl_OP_pPROCS", then wait
+ * for the host's N.ack), so the host counts each figure's commands.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -145,16 +152,18 @@ static void ctl_setup(struct ctl *c)
 		c->len = 4096;
 	else if (!strcmp(c->op, "mr2m"))
 		c->len = 2u << 20;
+	else if (!strcmp(c->op, "mr64m"))
+		c->len = 64u << 20;
 	else if (!strcmp(c->op, "mr256m"))
 		c->len = 256u << 20;
 	if (!c->len)
 		return;
+	/* populated by the kernel: a user memset doubles the cost under TCG */
 	c->buf = mmap(NULL, c->len, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS |
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE |
 		      (c->len == (2u << 20) ? MAP_HUGETLB : 0), -1, 0);
 	if (c->buf == MAP_FAILED)
 		die("mmap (huge pages: /proc/sys/vm/nr_hugepages)");
-	memset(c->buf, 1, c->len);
 }
 
 static int ctl_one(struct ctl *c)
@@ -210,13 +219,46 @@ static int ctl_one(struct ctl *c)
 	return -1;
 }
 
-/* one process: operations until SECONDS passed; prints nothing */
-static long ctl_run(struct ctl *c, double secs, double *took)
+/* phase mark N of guest.sh's protocol; no-op without VBENCH_MARK_N */
+static void mark(const char *label)
 {
-	double t0, t;
+	const char *ns = getenv("VBENCH_MARK_N"), *pre = getenv("VBENCH_MARK_PREFIX");
+	static long n = -1;
+	char tmp[64], req[64], ack[64];
+	double end;
+	FILE *f;
+
+	if (!ns)
+		return;
+	if (n < 0)
+		n = atol(ns);
+	snprintf(tmp, sizeof(tmp), "/job/mark/%ld.tmp", n);
+	snprintf(req, sizeof(req), "/job/mark/%ld.req", n);
+	snprintf(ack, sizeof(ack), "/job/mark/%ld.ack", n);
+	n++;
+	f = fopen(tmp, "w");
+	if (!f || fprintf(f, "%s %s\n", pre ? pre : "", label) < 0 ||
+	    fclose(f) || rename(tmp, req))
+		die("mark");
+	/* the host is gone if no answer comes: go on, as guest.sh does */
+	for (end = now_s() + 30; access(ack, F_OK) && now_s() < end;)
+		usleep(10000);
+}
+
+/*
+ * One worker process: set up, say so on rdy, start when the go pipe
+ * closes, count operations for SECONDS, report count and time on res.
+ */
+static void ctl_worker(struct ctl *c, double secs, int go_fd, int rdy_fd,
+		       int res_fd)
+{
+	double r[2], t0, t;
 	long n = 0;
+	char go;
 
 	ctl_setup(c);
+	if (write(rdy_fd, "r", 1) != 1 || read(go_fd, &go, 1) != 0)
+		_exit(1);
 	t0 = now_s();
 	do {
 		if (ctl_one(c))
@@ -224,31 +266,26 @@ static long ctl_run(struct ctl *c, double secs, double *took)
 		n++;
 		t = now_s();
 	} while (t - t0 < secs);
-	*took = t - t0;
-	return n;
+	r[0] = n;
+	r[1] = t - t0;
+	if (write(res_fd, r, sizeof(r)) != sizeof(r))
+		_exit(1);
+	_exit(0);
 }
 
-static int cmd_ctl(char **av)
+/*
+ * PROCS workers for one OP.  One process: its own count over its own
+ * time.  More: all counts over the wall time from the common start to
+ * the last report.  The workers exit (their resources go) before return.
+ */
+static int ctl_op(const char *dev, const char *op, double secs, int procs)
 {
-	struct ctl c = { .dev = av[0], .op = av[1] };
-	double secs = atof(av[2]), took, t0, wall;
-	int procs = atoi(av[3]), i, p[2], st, bad = 0;
-	long n, total = 0;
-	char go;
+	struct ctl c = { .dev = dev, .op = op };
+	int go[2], rdy[2], res[2], i, st, bad = 0;
+	double r[2], t0, wall, total = 0, took = 0;
+	char x;
 
-	if (procs <= 1) {
-		n = ctl_run(&c, secs, &took);
-		printf("ops %ld\nseconds %.6f\nops_per_s %.2f\n", n, took,
-		       n / took);
-		return 0;
-	}
-	/*
-	 * Children say when they are set up (rdy), start together when the
-	 * go pipe closes, and report their counts through res.
-	 */
-	int res[2], rdy[2];
-
-	if (pipe(p) || pipe(res) || pipe(rdy))
+	if (pipe(go) || pipe(rdy) || pipe(res))
 		die("pipe");
 	for (i = 0; i < procs; i++) {
 		pid_t pid = fork();
@@ -256,50 +293,68 @@ static int cmd_ctl(char **av)
 		if (pid < 0)
 			die("fork");
 		if (!pid) {
-			close(p[1]);
-			ctl_setup(&c);
-			if (write(rdy[1], "r", 1) != 1 || read(p[0], &go, 1) != 0)
-				_exit(1);
-			n = 0;
-			{
-				double a = now_s();
-
-				do {
-					if (ctl_one(&c))
-						die(c.op);
-					n++;
-				} while (now_s() - a < secs);
-			}
-			if (write(res[1], &n, sizeof(n)) != sizeof(n))
-				_exit(1);
-			_exit(0);
+			close(go[1]);
+			ctl_worker(&c, secs, go[0], rdy[1], res[1]);
 		}
 	}
-	close(p[0]);
-	close(res[1]);
+	close(go[0]);
 	close(rdy[1]);
+	close(res[1]);
 	for (i = 0; i < procs; i++)
-		if (read(rdy[0], &go, 1) != 1)
+		if (read(rdy[0], &x, 1) != 1)
 			bad = 1;
 	t0 = now_s();
-	close(p[1]);
+	close(go[1]);
 	for (i = 0; i < procs; i++) {
-		if (read(res[0], &n, sizeof(n)) != sizeof(n))
+		if (read(res[0], r, sizeof(r)) != sizeof(r)) {
 			bad = 1;
-		else
-			total += n;
+			continue;
+		}
+		total += r[0];
+		took = r[1];
 	}
 	wall = now_s() - t0;
+	close(rdy[0]);
+	close(res[0]);
 	while (wait(&st) > 0)
 		if (!WIFEXITED(st) || WEXITSTATUS(st))
 			bad = 1;
 	if (bad) {
-		fprintf(stderr, "vbench: a worker failed\n");
+		fprintf(stderr, "vbench: a worker of %s failed\n", op);
 		return 1;
 	}
-	printf("ops %ld\nseconds %.6f\nops_per_s %.2f\n", total, wall,
-	       total / wall);
+	if (procs > 1)
+		took = wall;
+	printf("ctl %s %d %.0f %.6f %.2f\n", op, procs, total, took,
+	       total / took);
+	fflush(stdout);
 	return 0;
+}
+
+/* PROCS: a comma-separated list; every OP runs at each count in turn */
+static int cmd_ctl(char **av, int nops)
+{
+	double secs = atof(av[1]);
+	int procs, i, bad = 0;
+	struct ibv_device **l;
+	const char *p;
+	char label[64];
+
+	/* providers loaded once here: the forked workers inherit them */
+	l = ibv_get_device_list(NULL);
+	if (l)
+		ibv_free_device_list(l);
+	for (p = av[2]; p; p = strchr(p, ',')) {
+		p += *p == ',';
+		procs = atoi(p) > 1 ? atoi(p) : 1;
+		for (i = 0; i < nops; i++) {
+			snprintf(label, sizeof(label), "ctl_%s_p%d",
+				 av[3 + i], procs);
+			mark(label);
+			bad |= ctl_op(av[0], av[3 + i], secs, procs);
+		}
+	}
+	return bad;
 }
 
 /* ---- completion-event latency ---- */
@@ -526,7 +581,7 @@ static int cmd_mmio(char **av)
 int main(int argc, char **argv)
 {
 	if (argc >= 6 && !strcmp(argv[1], "ctl"))
-		return cmd_ctl(argv + 2);
+		return cmd_ctl(argv + 2, argc - 5);
 	if (argc >= 4 && !strcmp(argv[1], "evlat"))
 		return cmd_evlat(argv + 2);
 	if (argc >= 4 && !strcmp(argv[1], "bind"))
@@ -535,7 +590,7 @@ int main(int argc, char **argv)
 		return cmd_bind(argv + 2, 0);
 	if (argc >= 4 && !strcmp(argv[1], "mmio"))
 		return cmd_mmio(argv + 2);
-	fprintf(stderr, "usage: vbench ctl DEV OP SECONDS PROCS | evlat DEV ITERS |\n"
+	fprintf(stderr, "usage: vbench ctl DEV SECONDS PROCS OP... | evlat DEV ITERS |\n"
 		"       bind|unbind DRIVER BDF | mmio BDF ITERS\n");
 	return 2;
 }

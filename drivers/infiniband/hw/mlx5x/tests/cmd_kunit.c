@@ -6,6 +6,8 @@
  * Mailboxes are plain kernel memory with made-up bus addresses.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -406,6 +408,128 @@ static void kill_completes_pending_and_fails_stop(struct kunit *test)
 					     sizeof(out)), -ENODEV);
 }
 
+/*
+ * Concurrent callers: a fake device that answers nothing until it holds
+ * every command at once (each regular slot and the MANAGE_PAGES slot),
+ * so an engine that issued them one at a time could only fail here.
+ * The device echoes each caller's tag (input bytes 8..11) into its
+ * output, which tells that every caller got its own slot's answer.
+ */
+#define CONC_CALLERS	4	/* log_sz 2: three regular slots + pages */
+
+struct conc_dev {
+	struct mlx5x_cmd *cmd;
+	unsigned int max_owned;
+	unsigned int answered;
+};
+
+struct conc_caller {
+	struct mlx5x_cmd *cmd;
+	struct completion done;
+	u16 opcode;
+	u32 tag;
+	u32 echo;
+	int err;
+};
+
+static unsigned long conc_owned(struct mlx5x_cmd *cmd)
+{
+	unsigned long owned = 0;
+	unsigned int i;
+
+	for (i = 0; i <= cmd->max_reg; i++)
+		if (READ_ONCE(fake_lay(cmd, i)->status_own) & MLX5X_CMD_OWNER_MASK)
+			__set_bit(i, &owned);
+	return owned;
+}
+
+/* Answer what the device owns: status OK, the tag echoed, owner back. */
+static void conc_answer(struct conc_dev *d, unsigned long owned)
+{
+	unsigned int i;
+
+	for_each_set_bit(i, &owned, MLX5X_CMD_MAX_SLOTS) {
+		struct mlx5x_cmd_layout *lay = fake_lay(d->cmd, i);
+
+		memset(lay->out, 0, sizeof(lay->out));
+		memcpy(lay->out + 8, lay->in + 8, 4);
+		smp_wmb(); /* output before the owner bit, as DMA orders it */
+		WRITE_ONCE(lay->status_own, 0);
+		d->answered++;
+	}
+}
+
+/*
+ * Waits (bounded, so a serializing engine fails instead of hanging) for
+ * all commands at once, then answers everything until all are done.
+ */
+static int conc_dev_thread(void *arg)
+{
+	struct conc_dev *d = arg;
+	unsigned long end = jiffies + 10 * HZ, owned;
+
+	while (d->answered < CONC_CALLERS && time_before(jiffies, end)) {
+		owned = conc_owned(d->cmd);
+		d->max_owned = max_t(unsigned int, d->max_owned,
+				     hweight_long(owned));
+		if (d->max_owned == CONC_CALLERS ||
+		    time_after(jiffies, end - 5 * HZ))
+			conc_answer(d, owned);
+		usleep_range(100, 200);
+	}
+	while (!kthread_should_stop())
+		usleep_range(1000, 2000);
+	return 0;
+}
+
+static int conc_caller_thread(void *arg)
+{
+	struct conc_caller *c = arg;
+	__be32 in[4] = {}, out[4] = {};
+
+	MLX5X_SET(in, MLX5X_CMD_IN_OPCODE, c->opcode);
+	in[2] = cpu_to_be32(c->tag);
+	c->err = mlx5x_cmd_exec(c->cmd, in, sizeof(in), out, sizeof(out));
+	c->echo = be32_to_cpu(out[2]);
+	complete(&c->done);
+	return 0;
+}
+
+static void concurrent_callers_use_every_slot(struct kunit *test)
+{
+	struct mlx5x_cmd *cmd = fake_engine(test);
+	struct conc_caller c[CONC_CALLERS] = {};
+	struct conc_dev d = { .cmd = cmd };
+	struct task_struct *dev;
+	unsigned int i;
+
+	/* every slot software-owned; doorbells land in a plain page */
+	for (i = 0; i <= cmd->max_reg; i++)
+		fake_hw_done(cmd, i);
+	cmd->iseg = (void __iomem __force *)kunit_kzalloc(test, PAGE_SIZE,
+							  GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, (void __force *)cmd->iseg);
+	dev = kthread_run(conc_dev_thread, &d, "mlx5x-fake-dev");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
+	for (i = 0; i < CONC_CALLERS; i++) {
+		c[i].cmd = cmd;
+		c[i].tag = 0x5a5a0000 + i;
+		c[i].opcode = i ? MLX5X_CMD_OP_QUERY_ADAPTER :
+				  MLX5X_CMD_OP_MANAGE_PAGES;
+		init_completion(&c[i].done);
+		kthread_run(conc_caller_thread, &c[i], "mlx5x-caller%u", i);
+	}
+	for (i = 0; i < CONC_CALLERS; i++) {
+		wait_for_completion(&c[i].done);
+		KUNIT_EXPECT_EQ(test, c[i].err, 0);
+		KUNIT_EXPECT_EQ(test, c[i].echo, c[i].tag);
+	}
+	kthread_stop(dev);
+	KUNIT_EXPECT_EQ(test, d.max_owned, CONC_CALLERS);
+	KUNIT_EXPECT_EQ(test, cmd->free_slots, GENMASK(cmd->max_reg - 1, 0));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&cmd->stats.issued), CONC_CALLERS);
+}
+
 static void caps_decode_and_prepare(struct kunit *test)
 {
 	u8 *cur = kunit_kzalloc(test, MLX5X_HCA_CAP_LEN, GFP_KERNEL);
@@ -514,6 +638,7 @@ static struct kunit_case mlx5x_cmd_cases[] = {
 	KUNIT_CASE(stale_event_ignored_while_device_owns_slot),
 	KUNIT_CASE(watchdog_recovers_lost_interrupt_once),
 	KUNIT_CASE(kill_completes_pending_and_fails_stop),
+	KUNIT_CASE(concurrent_callers_use_every_slot),
 	KUNIT_CASE(caps_decode_and_prepare),
 	KUNIT_CASE(caps_atomic_set),
 	KUNIT_CASE(create_eq_encoding),

@@ -16,8 +16,11 @@ struct fake_cq {
 	struct mlx5x_core_cq mcq;
 	unsigned int comps;
 	struct mlx5x_cq_bh *requeue_on;	/* re-add itself from comp */
+	unsigned int *irq_during_comp;	/* an IRQ for the next CQ from comp */
 	struct mlx5x_cq_table *tbl;
 };
+
+#define MLX5X_TEST_DIRECT	4
 
 /* A budget run never exhausts (jiffies + LONG_MAX is never reached). */
 #define UNLIMITED	LONG_MAX
@@ -34,6 +37,15 @@ static void fake_comp(struct mlx5x_core_cq *mcq)
 	struct fake_cq *cq = container_of(mcq, struct fake_cq, mcq);
 
 	cq->comps++;
+	if (cq->irq_during_comp) {
+		unsigned int *direct = cq->irq_during_comp;
+		struct mlx5x_core_cq *next;
+
+		cq->irq_during_comp = NULL;
+		next = mlx5x_cq_table_get(cq->tbl, mcq->cqn + 1);
+		if (next)
+			mlx5x_cq_irq_notify(mcq->bh, next, direct);
+	}
 	if (cq->requeue_on) {
 		struct mlx5x_core_cq *again;
 
@@ -92,6 +104,17 @@ static bool eqe(struct env *e, u32 cqn)
 	if (!cq)
 		return false;
 	mlx5x_cq_bh_add(cq->bh, cq);
+	return true;
+}
+
+/* What the EQ interrupt handler does, with @direct notifications left. */
+static bool eqe_irq(struct env *e, u32 cqn, unsigned int *direct)
+{
+	struct mlx5x_core_cq *cq = mlx5x_cq_table_get(&e->tbl, cqn);
+
+	if (!cq)
+		return false;
+	mlx5x_cq_irq_notify(cq->bh, cq, direct);
 	return true;
 }
 
@@ -230,6 +253,75 @@ static void destroy_idle_cq(struct kunit *test)
 	mlx5x_cq_table_destroy(&e->tbl);
 }
 
+/* An idle bottom half: the interrupt delivers itself, within its budget. */
+static void irq_delivers_while_idle(struct kunit *test)
+{
+	struct env *e = env_init(test, UNLIMITED);
+	unsigned int direct = 2;
+
+	KUNIT_EXPECT_TRUE(test, eqe_irq(e, 0x40, &direct));
+	KUNIT_EXPECT_EQ(test, e->cq[0].comps, 1);
+	KUNIT_EXPECT_EQ(test, direct, 1);
+	KUNIT_EXPECT_EQ(test, kicks, 0);
+	/* the lookup's reference went with the call */
+	KUNIT_EXPECT_EQ(test, refcount_read(&e->cq[0].mcq.refcount), 1);
+	KUNIT_EXPECT_TRUE(test, eqe_irq(e, 0x41, &direct));
+	KUNIT_EXPECT_EQ(test, direct, 0);
+	/* budget spent: the third goes to the bottom half */
+	KUNIT_EXPECT_TRUE(test, eqe_irq(e, 0x42, &direct));
+	KUNIT_EXPECT_EQ(test, e->cq[2].comps, 0);
+	KUNIT_EXPECT_EQ(test, kicks, 1);
+	KUNIT_EXPECT_EQ(test, e->bh.direct, 2);
+	mlx5x_cq_bh_run(&e->bh);
+	KUNIT_EXPECT_EQ(test, e->cq[1].comps, 1);
+	KUNIT_EXPECT_EQ(test, e->cq[2].comps, 1);
+	env_fini(e);
+}
+
+/* Queued work is never overtaken: a later event joins it. */
+static void irq_queues_behind_pending(struct kunit *test)
+{
+	struct env *e = env_init(test, UNLIMITED);
+	unsigned int direct = 0;
+
+	eqe_irq(e, 0x40, &direct);
+	direct = MLX5X_TEST_DIRECT;
+	KUNIT_EXPECT_TRUE(test, eqe_irq(e, 0x41, &direct));
+	KUNIT_EXPECT_TRUE(test, eqe_irq(e, 0x40, &direct));
+	KUNIT_EXPECT_EQ(test, direct, MLX5X_TEST_DIRECT);
+	KUNIT_EXPECT_EQ(test, e->cq[0].comps, 0);
+	KUNIT_EXPECT_EQ(test, e->cq[1].comps, 0);
+	KUNIT_EXPECT_EQ(test, kicks, 1);
+	mlx5x_cq_bh_run(&e->bh);
+	/* the burst for 0x40 folded into its queued notification */
+	KUNIT_EXPECT_EQ(test, e->cq[0].comps, 1);
+	KUNIT_EXPECT_EQ(test, e->cq[1].comps, 1);
+	/* idle again: direct once more */
+	KUNIT_EXPECT_TRUE(test, eqe_irq(e, 0x41, &direct));
+	KUNIT_EXPECT_EQ(test, e->cq[1].comps, 2);
+	env_fini(e);
+}
+
+/* While a run delivers, its CQs' handlers are not called from the IRQ. */
+static void irq_defers_while_bh_runs(struct kunit *test)
+{
+	struct env *e = env_init(test, UNLIMITED);
+	unsigned int direct = 0;
+
+	e->cq[0].irq_during_comp = &direct;
+	eqe_irq(e, 0x40, &direct);
+	direct = MLX5X_TEST_DIRECT;
+	/* cq 0's handler takes an "interrupt" for cq 1 while it runs */
+	KUNIT_EXPECT_FALSE(test, mlx5x_cq_bh_run(&e->bh));
+	KUNIT_EXPECT_EQ(test, e->cq[0].comps, 1);
+	KUNIT_EXPECT_EQ(test, e->cq[1].comps, 0);
+	KUNIT_EXPECT_EQ(test, direct, MLX5X_TEST_DIRECT);
+	KUNIT_EXPECT_EQ(test, kicks, 2);
+	mlx5x_cq_bh_run(&e->bh);
+	KUNIT_EXPECT_EQ(test, e->cq[1].comps, 1);
+	env_fini(e);
+}
+
 /* What a DESTROY command sees of the table, and what it answers. */
 struct destroy_probe {
 	struct env *e;
@@ -294,6 +386,9 @@ static struct kunit_case mlx5x_cq_table_cases[] = {
 	KUNIT_CASE(destroy_with_event_pending),
 	KUNIT_CASE(destroy_idle_cq),
 	KUNIT_CASE(table_destroy_order),
+	KUNIT_CASE(irq_delivers_while_idle),
+	KUNIT_CASE(irq_queues_behind_pending),
+	KUNIT_CASE(irq_defers_while_bh_runs),
 	{}
 };
 
