@@ -48,7 +48,7 @@ struct cmd_desc {
 /* syndrome ids of the source files */
 enum {
 	FILE_CMDQ = 1, FILE_TABLE, FILE_HCA, FILE_PAGES, FILE_EQ, FILE_RES,
-	FILE_QP, FILE_PORT, FILE_MKEY, FILE_SRQ, FILE_MAD, FILE_MCG,
+	FILE_QP, FILE_PORT, FILE_MKEY, FILE_SRQ, FILE_MAD, FILE_MCG, FILE_CQ,
 };
 
 int cmd_fail(struct cmd_ctx *c, uint8_t status, unsigned int file,

@@ -9,8 +9,8 @@
  * here must hold for the upstream driver.
  *
  * Where each rule comes from is said at its check (qp.c, qp_check.c,
- * res.c, hca.c, engine.c, rc.c, cq_arm.c, reserved.c); the table only
- * names them.
+ * res.c, cq.c, hca.c, engine.c, rc_resp.c, cq_arm.c, reserved.c); the
+ * table only names them.
  */
 #include <inttypes.h>
 #include <stdarg.h>
