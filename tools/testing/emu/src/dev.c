@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -297,6 +298,64 @@ static void report_cmds(struct emu *e, FILE *fp)
 	}
 }
 
+/* a counter of struct emu the report prints as key=value */
+struct report_field {
+	const char *key;
+	size_t off, size;
+	bool hex;
+};
+
+#define RF(key_, field_, hex_) { key_, offsetof(struct emu, field_), \
+	sizeof(((struct emu *)NULL)->field_), hex_ }
+#define RU(key_, field_) RF(key_, field_, false)
+
+/* under emu.lock, in the order the report has always had */
+static const struct report_field report_locked[] = {
+	RU("pages_given", hca.pages_given), RU("pages_taken", hca.pages_taken),
+	RU("pages_live", hca.npages), RU("pages_dropped", hca.pages_dropped),
+	RU("page_requests", hca.page_requests),
+	RU("port_changes", port.changes),
+	RU("events_done", stats.events_done),
+	RU("events_refused", stats.events_refused),
+	RF("health_syndrome", iseg.health_synd, true),
+	RU("health_rfr", iseg.health_rfr),
+	RU("hca_enabled", hca.enabled), RU("hca_initialized", hca.initialized),
+	RU("cmds", stats.cmds), RU("cmds_failed", stats.cmd_failed),
+	RU("cmd_unknown", unknown_ops),
+	RU("cmd_delivery_errors", cmdq.delivery_errors),
+	RU("cmd_eqes", cmdq.eqes), RU("cmd_dma_errors", cmdq.dma_errors),
+	RU("cmd_spurious", cmdq.spurious), RU("cmd_eqes_late", cmdq.eqes_late),
+	RU("cmd_eqes_merged", cmdq.eqes_merged),
+	RU("cmd_eqes_dup", cmdq.eqes_dup), RU("cmd_irqs_lost", cmdq.irqs_lost),
+	RU("cmd_delayed", cmdq.delayed), RU("cmd_reordered", cmdq.reordered),
+	RU("cmd_coalesced", cmdq.coalesced),
+};
+
+/* after the subsystems' own reports, still under emu.lock */
+static const struct report_field report_tail[] = {
+	RU("eq_overruns", stats.eq_overruns), RU("cq_arms", stats.cq_arms),
+	RU("uar_writes", stats.uar_writes), RU("uar_bad", stats.uar_bad),
+	RU("bar_bad", stats.bar_bad), RU("resets", stats.resets),
+};
+
+static void report_fields(const struct emu *e, FILE *fp,
+			  const struct report_field *f, size_t n)
+{
+	for (; n--; f++) {
+		const uint8_t *p = (const uint8_t *)e + f->off;
+		uint64_t v = 0;
+
+		switch (f->size) {
+		case 1: v = *p; break;
+		case 2: v = *(const uint16_t *)p; break;
+		case 4: v = *(const uint32_t *)p; break;
+		default: v = *(const uint64_t *)p; break;
+		}
+		fprintf(fp, f->hex ? "%s=0x%" PRIx64 "\n" : "%s=%" PRIu64 "\n",
+			f->key, v);
+	}
+}
+
 /*
  * key=value lines.  live_objects counts every object the driver created
  * and never destroyed, including those firmware dropped at TEARDOWN_HCA
@@ -327,45 +386,15 @@ void emu_report(struct emu *e, FILE *fp)
 	fprintf(fp, "live_objects=%" PRIu64 "\n", emu_live_objects(e));
 	fprintf(fp, "pages_held=%" PRIu64 "\n",
 		(uint64_t)e->hca.npages + e->hca.pages_dropped);
-	fprintf(fp, "pages_given=%" PRIu64 "\npages_taken=%" PRIu64 "\n",
-		e->hca.pages_given, e->hca.pages_taken);
-	fprintf(fp, "pages_live=%u\npages_dropped=%" PRIu64 "\n",
-		e->hca.npages, e->hca.pages_dropped);
-	fprintf(fp, "page_requests=%" PRIu64 "\nport_changes=%u\n",
-		e->hca.page_requests, e->port.changes);
-	fprintf(fp, "events_done=%" PRIu64 "\nevents_refused=%" PRIu64 "\n",
-		e->stats.events_done, e->stats.events_refused);
-	fprintf(fp, "health_syndrome=0x%x\nhealth_rfr=%d\n",
-		e->iseg.health_synd, e->iseg.health_rfr);
-	fprintf(fp, "hca_enabled=%d\nhca_initialized=%d\n", e->hca.enabled,
-		e->hca.initialized);
-	fprintf(fp, "cmds=%" PRIu64 "\ncmds_failed=%" PRIu64 "\n",
-		e->stats.cmds, e->stats.cmd_failed);
-	fprintf(fp, "cmd_unknown=%" PRIu64 "\n", e->unknown_ops);
-	fprintf(fp, "cmd_delivery_errors=%" PRIu64 "\ncmd_eqes=%" PRIu64 "\n",
-		e->cmdq.delivery_errors, e->cmdq.eqes);
-	fprintf(fp, "cmd_dma_errors=%" PRIu64 "\ncmd_spurious=%" PRIu64 "\n",
-		e->cmdq.dma_errors, e->cmdq.spurious);
-	fprintf(fp, "cmd_eqes_late=%" PRIu64 "\ncmd_eqes_merged=%" PRIu64 "\n",
-		e->cmdq.eqes_late, e->cmdq.eqes_merged);
-	fprintf(fp, "cmd_eqes_dup=%" PRIu64 "\ncmd_irqs_lost=%" PRIu64 "\n",
-		e->cmdq.eqes_dup, e->cmdq.irqs_lost);
-	fprintf(fp, "cmd_delayed=%" PRIu64 "\ncmd_reordered=%" PRIu64 "\n",
-		e->cmdq.delayed, e->cmdq.reordered);
-	fprintf(fp, "cmd_coalesced=%" PRIu64 "\ncmd_mode=%s:%u\n",
-		e->cmdq.coalesced, cmdq_completion_name(e->opt.cmd_eqe.mode),
+	report_fields(e, fp, report_locked, ARRAY_SIZE(report_locked));
+	fprintf(fp, "cmd_mode=%s:%u\n", cmdq_completion_name(e->opt.cmd_eqe.mode),
 		e->opt.cmd_eqe.ms);
 	report_cmds(e, fp);
 	rules_report(e, fp);
 	reserved_report(e, fp);
 	eng_report(e, fp);
 	port_report(e, fp);
-	fprintf(fp, "eq_overruns=%" PRIu64 "\ncq_arms=%" PRIu64 "\n",
-		e->stats.eq_overruns, e->stats.cq_arms);
-	fprintf(fp, "uar_writes=%" PRIu64 "\nuar_bad=%" PRIu64 "\n",
-		e->stats.uar_writes, e->stats.uar_bad);
-	fprintf(fp, "bar_bad=%" PRIu64 "\nresets=%" PRIu64 "\n",
-		e->stats.bar_bad, e->stats.resets);
+	report_fields(e, fp, report_tail, ARRAY_SIZE(report_tail));
 	pthread_mutex_unlock(&e->lock);
 	pthread_mutex_lock(&e->irq.lock);
 	fprintf(fp, "msix_fired=%" PRIu64 "\nmsix_deferred=%" PRIu64 "\n",
