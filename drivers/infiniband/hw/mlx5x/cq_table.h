@@ -6,11 +6,13 @@
  * Lifetime: a table lookup takes a reference under the xarray lock, so a
  * CQ found by the interrupt handler cannot be freed under it; a CQ queued
  * on a bottom-half list holds that reference until its handler has run.
- * Destroy is: mlx5x_table_destroy() (out of the table, DESTROY_CQ, back
- * in the table if the device refuses) -> mlx5x_cq_quiesce()
- * (synchronize_irq, drop a pending notification, put the table's
- * reference and wait for the last one).  The QP and SRQ tables of the
- * verbs layer destroy through mlx5x_table_destroy() too.
+ * Every CQ is created and destroyed through mlx5x_core_cq_create() and
+ * mlx5x_core_cq_destroy() (cq_core.c).  Destroy is: mlx5x_table_destroy()
+ * (out of the table, DESTROY_CQ, back in the table if the device
+ * refuses) -> mlx5x_cq_quiesce() (synchronize_irq, drop a pending
+ * notification, put the table's reference and wait for the last one).
+ * The QP and SRQ tables of the verbs layer destroy through
+ * mlx5x_table_destroy() too.
  */
 #ifndef MLX5X_CQ_TABLE_H
 #define MLX5X_CQ_TABLE_H
@@ -24,7 +26,10 @@
 
 #include "compat.h"
 
+struct mlx5x_cmd;
 struct mlx5x_cq_bh;
+struct mlx5x_cq_params;
+struct mlx5x_eq;
 
 /**
  * struct mlx5x_core_cq - what the event path knows about a CQ
@@ -98,6 +103,12 @@ struct mlx5x_core_cq *mlx5x_cq_table_get(struct mlx5x_cq_table *tbl,
 					 u32 cqn);
 void mlx5x_cq_put(struct mlx5x_core_cq *cq);
 void mlx5x_cq_quiesce(struct mlx5x_core_cq *cq);
+
+int mlx5x_core_cq_create(struct mlx5x_cmd *cmd, struct mlx5x_cq_table *tbl,
+			 struct mlx5x_eq *eq, struct mlx5x_cq_params *p,
+			 struct mlx5x_core_cq *cq);
+int mlx5x_core_cq_destroy(struct mlx5x_cmd *cmd, struct mlx5x_cq_table *tbl,
+			  struct mlx5x_core_cq *cq);
 
 void mlx5x_cq_bh_init(struct mlx5x_cq_bh *cqbh, unsigned int budget_us);
 void mlx5x_cq_bh_cleanup(struct mlx5x_cq_bh *cqbh);

@@ -247,39 +247,14 @@ static int umr_cq_create(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
 		.pas = kring_pas(&umr->cq),
 	};
 	u32 i;
-	int err;
 
 	/* no CQE is software's before the device writes one */
 	for (i = 0; i < 1U << umr->cq.log_n; i++)
 		*((u8 *)kring_entry(&umr->cq, i) + MLX5X_CQE_OP_OWN_OFF) =
 			MLX5X_CQE_INVALID << MLX5X_CQE_OPCODE_SHIFT;
-	umr->eq = mlx5x_ib_comp_eq(dev, 0);
-	p.eqn = umr->eq->eqn;
-	err = mlx5x_fw_create_cq(dev->cmd, &p, &umr->mcq.cqn);
-	if (err)
-		return err;
-	umr->mcq.bh = &umr->eq->cqbh;
-	umr->mcq.irqn = umr->eq->irqn;
 	umr->mcq.comp = umr_cq_comp;
-	err = mlx5x_cq_table_insert(&dev->mdev->hca.cqs, &umr->mcq);
-	if (err)
-		mlx5x_fw_destroy_cq(dev->cmd, umr->mcq.cqn);
-	return err;
-}
-
-/*
- * The fence of cq_table.h.  Unlike a user CQ, the handler is fenced off
- * even when DESTROY_CQ fails: nothing can find the CQ any more, so
- * @umr may be freed; only the rings must then be kept.
- */
-static int umr_cq_destroy(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
-{
-	int err;
-
-	mlx5x_cq_table_remove(&dev->mdev->hca.cqs, &umr->mcq);
-	err = mlx5x_fw_destroy_cq(dev->cmd, umr->mcq.cqn);
-	mlx5x_cq_quiesce(&umr->mcq);
-	return err;
+	return mlx5x_core_cq_create(dev->cmd, &dev->mdev->hca.cqs,
+				    mlx5x_ib_comp_eq(dev, 0), &p, &umr->mcq);
 }
 
 /* ---- QP ---- */
@@ -412,6 +387,7 @@ static void umr_mem_free(struct device *dma_dev, struct mlx5x_umr *umr)
 	dma_free_coherent(dma_dev, MLX5X_UMR_DBR_LEN, umr->dbr, umr->dbr_dma);
 }
 
+/* UAR, rings and doorbell records, CQ: all of the queue but the QP. */
 static int umr_create(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
 {
 	struct pci_dev *pdev = dev->mdev->pdev;
@@ -426,19 +402,44 @@ static int umr_create(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
 	err = umr_cq_create(dev, umr);
 	if (err)
 		goto err_mem;
-	err = umr_qp_create(dev, umr);
-	if (err)
-		goto err_cq;
 	return 0;
 
-err_cq:
-	if (umr_cq_destroy(dev, umr))
-		return err;	/* the device may still write the rings */
 err_mem:
 	umr_mem_free(&pdev->dev, umr);
 err_uar:
 	mlx5x_uar_free(dev->cmd, &umr->uar);
 	return err;
+}
+
+/*
+ * The QP (if @qp), then the CQ, then the memory and @umr itself.  What
+ * the device refuses to destroy it may still use: a refused QP keeps the
+ * CQ, a refused CQ stays published (cq_core.c) and its handler needs
+ * @umr; either way nothing is freed, @umr included.
+ */
+static void umr_destroy(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr,
+			bool qp)
+{
+	struct device *dma_dev = &dev->mdev->pdev->dev;
+	int err;
+
+	if (qp) {
+		err = mlx5x_fw_destroy_qp(dev->cmd, umr->qpn);
+		if (err)
+			goto leak;
+	}
+	err = mlx5x_core_cq_destroy(dev->cmd, &dev->mdev->hca.cqs, &umr->mcq);
+	if (err)
+		goto leak;
+	umr_mem_free(dma_dev, umr);
+	mlx5x_uar_free(dev->cmd, &umr->uar);
+	mutex_destroy(&umr->lock);
+	kfree(umr);
+	return;
+
+leak:
+	dev_warn(dma_dev, "UMR QP 0x%x CQ 0x%x teardown: %d, the queue is leaked\n",
+		 umr->qpn, umr->mcq.cqn, err);
 }
 
 /**
@@ -466,6 +467,11 @@ int mlx5x_umr_init(struct mlx5x_ib_dev *dev)
 		kfree(umr);
 		return err;
 	}
+	err = umr_qp_create(dev, umr);
+	if (err) {
+		umr_destroy(dev, umr, false);
+		return err;
+	}
 	dev->umr = umr;
 	return 0;
 }
@@ -476,25 +482,12 @@ int mlx5x_umr_init(struct mlx5x_ib_dev *dev)
  */
 void mlx5x_umr_fini(struct mlx5x_ib_dev *dev)
 {
-	struct device *dma_dev = &dev->mdev->pdev->dev;
 	struct mlx5x_umr *umr = dev->umr;
-	int err, cq_err;
 
 	if (!umr)
 		return;
 	dev->umr = NULL;
-	err = mlx5x_fw_destroy_qp(dev->cmd, umr->qpn);
-	cq_err = umr_cq_destroy(dev, umr);
-	if (err || cq_err) {
-		/* the device may still use the rings and the UAR: keep them */
-		dev_warn(dma_dev, "UMR QP 0x%x teardown: %d/%d, its rings are leaked\n",
-			 umr->qpn, err, cq_err);
-	} else {
-		umr_mem_free(dma_dev, umr);
-		mlx5x_uar_free(dev->cmd, &umr->uar);
-	}
-	mutex_destroy(&umr->lock);
-	kfree(umr);
+	umr_destroy(dev, umr, true);
 }
 
 /* ---- posting ---- */

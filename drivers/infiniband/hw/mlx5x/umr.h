@@ -12,7 +12,9 @@
  *
  * The queue is synchronous: one WQE at a time, under @lock, waited for
  * with a timeout.  A dead device, a timeout or an error CQE marks the
- * queue dead; later re-registrations then take the new-MR path.
+ * queue dead; later re-registrations then take the new-MR path.  A QP
+ * or CQ the device refuses to destroy leaks the whole queue: the device
+ * may still use it.
  */
 #ifndef MLX5X_UMR_H
 #define MLX5X_UMR_H
@@ -25,7 +27,6 @@
 #include "uar.h"
 
 struct mlx5x_ib_dev;
-struct mlx5x_eq;
 struct mlx5x_qp_mod;
 struct mlx5x_qp_params;
 struct mlx5x_verbs_caps;
@@ -93,7 +94,6 @@ struct mlx5x_umr_update {
  *	CQ's (consumer counter, arm word), DMA coherent
  * @dbr_dma: bus address of @dbr
  * @mcq: the CQ as the EQ dispatch knows it
- * @eq: the completion EQ the CQ reports to
  * @qpn: the REG_UMR QP
  * @arm_sn: CQ arm sequence number, advanced after each event
  * @dead: no WQE may be posted any more (device error, timeout, error CQE);
@@ -108,7 +108,6 @@ struct mlx5x_umr {
 	__be32 *dbr;
 	dma_addr_t dbr_dma;
 	struct mlx5x_core_cq mcq;
-	struct mlx5x_eq *eq;
 	u32 qpn;
 	u8 arm_sn;
 	bool dead;
