@@ -20,7 +20,6 @@
 #include <linux/bitfield.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
-#include <linux/sizes.h>
 #include <linux/slab.h>
 
 #include "cmd.h"
@@ -144,52 +143,11 @@ int mlx5x_umr_cqe_status(const void *cqe, u32 ci, u8 log_n)
 	u8 opcode = op_own >> MLX5X_CQE_OPCODE_SHIFT;
 
 	if (opcode == MLX5X_CQE_INVALID ||
-	    (op_own & MLX5X_CQE_OWNER_MASK) != ((ci >> log_n) & 1))
+	    (op_own & MLX5X_CQE_OWNER_MASK) != mlx5x_ring_pass(ci, log_n))
 		return -EAGAIN;
 	/* the rest of the CQE was written before op_own */
 	dma_rmb();
 	return opcode == MLX5X_CQE_REQ ? 0 : -EIO;
-}
-
-/* ---- rings ---- */
-
-static size_t kring_bytes(const struct mlx5x_kring *r)
-{
-	return (size_t)1 << (r->log_n + r->log_stride);
-}
-
-static void *kring_entry(const struct mlx5x_kring *r, u32 ctr)
-{
-	return r->buf + ((ctr & ((1U << r->log_n) - 1)) << r->log_stride);
-}
-
-static int kring_alloc(struct device *dma_dev, struct mlx5x_kring *r,
-		       u8 log_n, u8 log_stride)
-{
-	r->log_n = log_n;
-	r->log_stride = log_stride;
-	r->ctr = 0;
-	r->buf = dma_alloc_coherent(dma_dev, kring_bytes(r), &r->dma,
-				    GFP_KERNEL);
-	return r->buf ? 0 : -ENOMEM;
-}
-
-static void kring_free(struct device *dma_dev, struct mlx5x_kring *r)
-{
-	dma_free_coherent(dma_dev, kring_bytes(r), r->buf, r->dma);
-	r->buf = NULL;
-}
-
-/* the ring as the page list of a CREATE_CQ/CREATE_QP */
-static struct mlx5x_pas kring_pas(const struct mlx5x_kring *r)
-{
-	struct mlx5x_pas pas = {
-		.dma = r->dma,
-		.pgsz = SZ_4K,
-		.n = kring_bytes(r) >> MLX5X_ADAPTER_PAGE_SHIFT,
-	};
-
-	return pas;
 }
 
 /* ---- doorbells ---- */
@@ -244,13 +202,13 @@ static int umr_cq_create(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
 		.log_size = MLX5X_UMR_LOG_CQ,
 		.uar = umr->uar.index,
 		.dbr = umr->dbr_dma + MLX5X_UMR_CQ_DBR_OFF,
-		.pas = kring_pas(&umr->cq),
 	};
 	u32 i;
 
+	mlx5x_ring_pas(&umr->cq, &p.pas);
 	/* no CQE is software's before the device writes one */
 	for (i = 0; i < 1U << umr->cq.log_n; i++)
-		*((u8 *)kring_entry(&umr->cq, i) + MLX5X_CQE_OP_OWN_OFF) =
+		*((u8 *)mlx5x_ring_entry(&umr->cq, i) + MLX5X_CQE_OP_OWN_OFF) =
 			MLX5X_CQE_INVALID << MLX5X_CQE_OPCODE_SHIFT;
 	umr->mcq.comp = umr_cq_comp;
 	return mlx5x_core_cq_create(dev->cmd, &dev->mdev->hca.cqs,
@@ -334,7 +292,7 @@ void mlx5x_umr_qp_params(const struct mlx5x_ib_dev *dev,
 	p->kernel = true;
 	p->latency_sensitive = true;
 	p->dbr = umr->dbr_dma + MLX5X_UMR_QP_DBR_OFF;
-	p->pas = kring_pas(&umr->sq);
+	mlx5x_ring_pas(&umr->sq, &p->pas);
 	mlx5x_qp_rq_names(&dev->devr, false, NULL, false, p);
 }
 
@@ -363,18 +321,18 @@ static int umr_mem_alloc(struct device *dma_dev, struct mlx5x_umr *umr)
 				      &umr->dbr_dma, GFP_KERNEL);
 	if (!umr->dbr)
 		return -ENOMEM;
-	err = kring_alloc(dma_dev, &umr->sq, MLX5X_UMR_LOG_SQ,
-			  MLX5X_SEND_WQEBB_SHIFT);
+	err = mlx5x_ring_alloc(dma_dev, &umr->sq, MLX5X_UMR_LOG_SQ,
+			       MLX5X_SEND_WQEBB_SHIFT);
 	if (err)
 		goto err_dbr;
-	err = kring_alloc(dma_dev, &umr->cq, MLX5X_UMR_LOG_CQ,
-			  MLX5X_CQE_LOG_LEN);
+	err = mlx5x_ring_alloc(dma_dev, &umr->cq, MLX5X_UMR_LOG_CQ,
+			       MLX5X_CQE_LOG_LEN);
 	if (err)
 		goto err_sq;
 	return 0;
 
 err_sq:
-	kring_free(dma_dev, &umr->sq);
+	mlx5x_ring_free(dma_dev, &umr->sq);
 err_dbr:
 	dma_free_coherent(dma_dev, MLX5X_UMR_DBR_LEN, umr->dbr, umr->dbr_dma);
 	return err;
@@ -382,8 +340,8 @@ err_dbr:
 
 static void umr_mem_free(struct device *dma_dev, struct mlx5x_umr *umr)
 {
-	kring_free(dma_dev, &umr->cq);
-	kring_free(dma_dev, &umr->sq);
+	mlx5x_ring_free(dma_dev, &umr->cq);
+	mlx5x_ring_free(dma_dev, &umr->sq);
 	dma_free_coherent(dma_dev, MLX5X_UMR_DBR_LEN, umr->dbr, umr->dbr_dma);
 }
 
@@ -513,7 +471,7 @@ static bool umr_device_dead(struct mlx5x_ib_dev *dev)
 /* Poll the CQE of the WQE just completed; its CQ slot goes back. */
 static int umr_poll_locked(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
 {
-	void *cqe = kring_entry(&umr->cq, umr->cq.ctr);
+	void *cqe = mlx5x_ring_entry(&umr->cq, umr->cq.ctr);
 	int err;
 
 	err = mlx5x_umr_cqe_status(cqe, umr->cq.ctr, umr->cq.log_n);
@@ -536,7 +494,7 @@ static int umr_post_wait_locked(struct mlx5x_ib_dev *dev,
 				struct mlx5x_umr *umr,
 				struct mlx5x_umr_update *u)
 {
-	void *wqe = kring_entry(&umr->sq, umr->sq.ctr);
+	void *wqe = mlx5x_ring_entry(&umr->sq, umr->sq.ctr);
 	unsigned long left;
 
 	lockdep_assert_held(&umr->lock);

@@ -24,6 +24,7 @@
 #include <linux/types.h>
 
 #include "cq_table.h"
+#include "ring.h"
 #include "uar.h"
 
 struct mlx5x_ib_dev;
@@ -42,28 +43,6 @@ struct mlx5x_verbs_caps;
 #define MLX5X_UMR_WQE_LEN	(MLX5X_UMR_WQEBBS * 64)
 /* one local operation; generous for an emulated device under TCG */
 #define MLX5X_UMR_TIMEOUT_MS	10000
-
-/**
- * struct mlx5x_kring - a ring of fixed-size entries the kernel owns
- * @buf: 1 << @log_n entries of 1 << @log_stride bytes, DMA coherent,
- *	device-page aligned
- * @dma: bus address of @buf
- * @log_n: log2 of the number of entries
- * @log_stride: log2 of the entry size
- * @ctr: free-running counter: producer (send queue, in WQEBBs) or
- *	consumer (CQ); the entry is @ctr modulo the size, and for a CQ
- *	the expected owner bit is bit @log_n of @ctr
- *
- * The device sees the ring through a page list (mlx5x_pas.dma) and the
- * counter through the queue's doorbell record.
- */
-struct mlx5x_kring {
-	void *buf;
-	dma_addr_t dma;
-	u8 log_n;
-	u8 log_stride;
-	u32 ctr;
-};
 
 /**
  * struct mlx5x_umr_update - what one UMR WQE does to an mkey
@@ -88,8 +67,8 @@ struct mlx5x_umr_update {
  * @lock: one WQE in flight: serializes posting and polling; protects
  *	@sq, @cq, @arm_sn, @dead and @done
  * @uar: own UAR page: the send doorbell and the CQ arm doorbell
- * @sq: send ring
- * @cq: completion ring
+ * @sq: send ring; its counter is the producer, in WQEBBs
+ * @cq: completion ring; its counter is the consumer
  * @dbr: doorbell records: the QP's (receive, send counters) then the
  *	CQ's (consumer counter, arm word), DMA coherent
  * @dbr_dma: bus address of @dbr
@@ -103,8 +82,8 @@ struct mlx5x_umr_update {
 struct mlx5x_umr {
 	struct mutex lock; /* sq, cq, arm_sn, dead, done */
 	struct mlx5x_uar uar;
-	struct mlx5x_kring sq;
-	struct mlx5x_kring cq;
+	struct mlx5x_ring sq;
+	struct mlx5x_ring cq;
 	__be32 *dbr;
 	dma_addr_t dbr_dma;
 	struct mlx5x_core_cq mcq;
