@@ -80,8 +80,8 @@ int mlx5x_core_cq_destroy(struct mlx5x_cmd *cmd, struct mlx5x_cq_table *tbl,
 	struct cq_core_destroy d = { .cmd = cmd, .cqn = cq->cqn };
 	int err;
 
-	err = mlx5x_table_destroy(&tbl->xa, cq->cqn, cq, cq_core_fw_destroy,
-				  &d);
+	err = mlx5x_res_destroy(&tbl->res, cq->cqn, &cq->res,
+				cq_core_fw_destroy, &d);
 	if (err)
 		return err;
 	mlx5x_cq_quiesce(cq);

@@ -56,36 +56,20 @@
 
 static int qp_table_insert(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
 {
-	refcount_set(&qp->refcount, 1);
-	init_completion(&qp->free);
-	return xa_insert_irq(&dev->qps, qp->ibqp.qp_num, qp, GFP_KERNEL);
+	return mlx5x_res_insert(&dev->qps, qp->ibqp.qp_num, &qp->res);
 }
 
 /* Any context; the reference is taken under the lock removal takes. */
 struct mlx5x_ib_qp *mlx5x_qp_get(struct mlx5x_ib_dev *dev, u32 qpn)
 {
-	struct mlx5x_ib_qp *qp;
-	unsigned long flags;
+	struct mlx5x_res *res = mlx5x_res_get(&dev->qps, qpn);
 
-	xa_lock_irqsave(&dev->qps, flags);
-	qp = xa_load(&dev->qps, qpn);
-	if (qp)
-		refcount_inc(&qp->refcount);
-	xa_unlock_irqrestore(&dev->qps, flags);
-	return qp;
+	return res ? container_of(res, struct mlx5x_ib_qp, res) : NULL;
 }
 
 void mlx5x_qp_put(struct mlx5x_ib_qp *qp)
 {
-	if (refcount_dec_and_test(&qp->refcount))
-		complete(&qp->free);
-}
-
-/* Out of the table: no event handler runs on @qp once this returns. */
-static void qp_table_release(struct mlx5x_ib_qp *qp)
-{
-	mlx5x_qp_put(qp);
-	wait_for_completion(&qp->free);
+	mlx5x_res_put(&qp->res);
 }
 
 /* ---- creation ---- */
@@ -502,8 +486,8 @@ int mlx5x_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 err_destroy:
 	/* the core frees @qp: the table may not keep it, whatever happens */
 	if (qp_destroy_hw(dev, qp)) {
-		xa_erase_irq(&dev->qps, qp->ibqp.qp_num);
-		qp_table_release(qp);
+		mlx5x_res_remove(&dev->qps, qp->ibqp.qp_num);
+		mlx5x_res_release(&qp->res);
 	}
 err_unpin:
 	qp_unpin(qp);
@@ -538,12 +522,12 @@ static int qp_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
 	int err;
 
 	mlx5x_fw_modify_qp(dev->cmd, MLX5X_CMD_OP_2RST_QP, qpn, 0, NULL);
-	err = mlx5x_table_destroy(&dev->qps, qpn, qp, qp_fw_destroy, qp);
+	err = mlx5x_res_destroy(&dev->qps, qpn, &qp->res, qp_fw_destroy, qp);
 	if (err) {
 		ibdev_warn(&dev->ibdev, "DESTROY_QP 0x%x: %d\n", qpn, err);
 		return err;
 	}
-	qp_table_release(qp);
+	mlx5x_res_release(&qp->res);
 	return 0;
 }
 
