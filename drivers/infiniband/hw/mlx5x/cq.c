@@ -212,10 +212,13 @@ int mlx5x_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (!udata)
 		return -EOPNOTSUPP;
 	uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ib_ucontext, ibuc);
+	/* set up before the CQ number reaches the event path */
+	mutex_init(&cq->resize_lock);
 	err = cq_read_req(udata, &ucmd);
-	if (!err)
-		err = mlx5x_cq_check_req(&ucmd, &dev->caps, attr->cqe,
-					 attr->flags, &entries);
+	if (err)
+		goto err_out;
+	err = mlx5x_cq_check_req(&ucmd, &dev->caps, attr->cqe, attr->flags,
+				 &entries);
 	if (err)
 		goto err_out;
 	cq->uctx = uctx;
@@ -239,7 +242,6 @@ int mlx5x_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		goto err_destroy;
 	ibcq->cqe = entries - 1;
 	cq->cqe_size = ucmd.cqe_size;
-	mutex_init(&cq->resize_lock);
 	return 0;
 
 err_destroy:
@@ -256,6 +258,7 @@ err_out:
 	ibdev_dbg(ibcq->device, "create_cq (cqe %d, vector %u): %d\n",
 		  attr->cqe, attr->comp_vector, err);
 	atomic64_inc(&dev->stats.cq_err);
+	mutex_destroy(&cq->resize_lock);
 	return err;
 }
 
@@ -335,9 +338,10 @@ int mlx5x_ib_resize_cq(struct ib_cq *ibcq, mlx5x_resize_cqe_t cqe,
 	if ((u64)cqe > INT_MAX)
 		return -EINVAL;
 	err = mlx5x_ib_udata_in(udata, &ucmd, sizeof(ucmd), sizeof(ucmd));
-	if (!err)
-		err = mlx5x_cq_resize_check(&ucmd, &dev->caps, (int)cqe,
-					    cq->cqe_size, &entries);
+	if (err)
+		goto out;
+	err = mlx5x_cq_resize_check(&ucmd, &dev->caps, (int)cqe, cq->cqe_size,
+				    &entries);
 	if (err)
 		goto out;
 	mutex_lock(&cq->resize_lock);

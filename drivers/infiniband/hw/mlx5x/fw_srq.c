@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 
 #include "cmd.h"
+#include "fw_cmds.h"
 #include "fw_verbs.h"
 
 /* ---- SRQ context form (CREATE_SRQ, CREATE_XRC_SRQ) ---- */
@@ -118,13 +119,12 @@ static void fw_srqc_state(const void *out, struct mlx5x_srq_state *st)
 static int fw_srqc_arm(struct mlx5x_cmd *cmd, const struct fw_srq_ops *ops,
 		       u32 srqn, u16 lwm)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 
 	mlx5x_cmd_in_hdr(in, ops->arm, ops->arm_op_mod);
 	MLX5X_SET(in, MLX5X_SRQ_IN_SRQN, srqn);
 	MLX5X_SET(in, MLX5X_ARM_RQ_IN_LWM, lwm);
-	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	return mlx5x_cmd_exec_in(cmd, in, sizeof(in));
 }
 
 /* ---- RMP form (basic SRQs at ISSI 1) ---- */
@@ -168,7 +168,6 @@ static void fw_rmp_state(const void *out, struct mlx5x_srq_state *st)
 /* Ready to ready, changing only the limit (which arms the event). */
 static int fw_rmp_arm(struct mlx5x_cmd *cmd, u32 rmpn, u16 lwm)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
 	void *rmpc;
 	void *in;
 	int err;
@@ -184,8 +183,7 @@ static int fw_rmp_arm(struct mlx5x_cmd *cmd, u32 rmpn, u16 lwm)
 	rmpc = in + MLX5X_RMP_CMD_RMPC_OFF;
 	MLX5X_SET(rmpc, MLX5X_RMPC_STATE, MLX5X_RMPC_STATE_RDY);
 	MLX5X_SET(rmpc + MLX5X_RMPC_WQ_OFF, MLX5X_WQ_LWM, lwm);
-	err = mlx5x_cmd_exec(cmd, in, MLX5X_MODIFY_RMP_IN_LEN, out,
-			     sizeof(out));
+	err = mlx5x_cmd_exec_in(cmd, in, MLX5X_MODIFY_RMP_IN_LEN);
 	kfree(in);
 	return err;
 }
@@ -193,11 +191,9 @@ static int fw_rmp_arm(struct mlx5x_cmd *cmd, u32 rmpn, u16 lwm)
 /* ---- any form ---- */
 
 /*
- * The SRQ's number is at one place in every form's CREATE output and in
- * the input of its other commands: the SRQ context form's names serve.
+ * The SRQ's number is at one place in the input of every form's
+ * commands: the SRQ context form's name serves.
  */
-static_assert(MLX5X_CREATE_SRQ_OUT_SRQN_OFF == MLX5X_CREATE_RMP_OUT_RMPN_OFF);
-static_assert(MLX5X_CREATE_SRQ_OUT_SRQN_MASK == MLX5X_CREATE_RMP_OUT_RMPN_MASK);
 static_assert(MLX5X_SRQ_IN_SRQN_OFF == MLX5X_RMP_IN_RMPN_OFF);
 static_assert(MLX5X_SRQ_IN_SRQN_MASK == MLX5X_RMP_IN_RMPN_MASK);
 
@@ -206,7 +202,6 @@ int mlx5x_fw_srq_create(struct mlx5x_cmd *cmd, enum mlx5x_srq_form form,
 			const struct mlx5x_srq_params *p, u32 *srqn)
 {
 	const struct fw_srq_ops *ops = fw_srq_ops(form);
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
 	size_t inlen;
 	void *in;
 	int err;
@@ -214,9 +209,7 @@ int mlx5x_fw_srq_create(struct mlx5x_cmd *cmd, enum mlx5x_srq_form form,
 	in = ops->rmp ? fw_rmp_box(p, &inlen) : fw_srqc_box(ops, p, &inlen);
 	if (!in)
 		return -ENOMEM;
-	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
-	if (!err)
-		*srqn = MLX5X_GET(out, MLX5X_CREATE_SRQ_OUT_SRQN);
+	err = mlx5x_fw_exec_new_id(cmd, in, inlen, srqn);
 	kvfree(in);
 	return err;
 }
@@ -224,12 +217,7 @@ int mlx5x_fw_srq_create(struct mlx5x_cmd *cmd, enum mlx5x_srq_form form,
 int mlx5x_fw_srq_destroy(struct mlx5x_cmd *cmd, enum mlx5x_srq_form form,
 			 u32 srqn)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
-	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-
-	mlx5x_cmd_in_hdr(in, fw_srq_ops(form)->destroy, 0);
-	MLX5X_SET(in, MLX5X_SRQ_IN_SRQN, srqn);
-	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	return mlx5x_fw_exec_id(cmd, fw_srq_ops(form)->destroy, srqn);
 }
 
 int mlx5x_fw_srq_query(struct mlx5x_cmd *cmd, enum mlx5x_srq_form form,

@@ -215,8 +215,9 @@ static int mlx5x_ib_query_port(struct ib_device *ibdev, u32 port,
 
 	err = mlx5x_fw_query_vport_ctx(dev->cmd, ib_vport_port(dev, port),
 				       &ctx);
-	if (!err)
-		err = mlx5x_fw_query_port_oper(dev->cmd, port, &oper);
+	if (err)
+		return err;
+	err = mlx5x_fw_query_port_oper(dev->cmd, port, &oper);
 	if (err)
 		return err;
 	props->state = ctx.port_state;

@@ -408,8 +408,9 @@ static int qp_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 			  attr->srq ? &to_msrq(attr->srq)->srqn : NULL,
 			  sz->rq_wqe_cnt, &p);
 	err = mlx5x_qp_type_to_st(attr->qp_type, &p.st);
-	if (!err)
-		err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
+	if (err)
+		return err;
+	err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
 	if (err)
 		return err;
 	qp->ibqp.qp_num = qpn;
@@ -449,9 +450,16 @@ int mlx5x_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	struct mlx5x_pas pas = {};
 	int err;
 
+	/* set up before the QP number reaches the event path */
+	mutex_init(&qp->lock);
+	qp->state = IB_QPS_RESET;
 	/* the core creates XRC target QPs without driver data, for users too */
-	if (attr->qp_type == IB_QPT_XRC_TGT)
-		return qp_create_xrc_tgt(dev, qp, attr);
+	if (attr->qp_type == IB_QPT_XRC_TGT) {
+		err = qp_create_xrc_tgt(dev, qp, attr);
+		if (err)
+			mutex_destroy(&qp->lock);
+		return err;
+	}
 	err = udata ? mlx5x_qp_check_init_attr(attr, &dev->caps) : -EOPNOTSUPP;
 	if (err)
 		goto err_out;
@@ -459,9 +467,9 @@ int mlx5x_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	qp->uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ib_ucontext,
 					     ibuc);
 	err = qp_read_req(udata, qp->uctx->cqe_version, &ucmd);
-	if (!err)
-		err = mlx5x_qp_user_sizes(&ucmd, &attr->cap, &dev->caps,
-					  &qp->sizes);
+	if (err)
+		goto err_out;
+	err = mlx5x_qp_user_sizes(&ucmd, &attr->cap, &dev->caps, &qp->sizes);
 	if (err)
 		goto err_out;
 	qp->uar = mlx5x_uar_get(qp->uctx, ucmd.bfreg_index);
@@ -478,8 +486,6 @@ int mlx5x_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	err = qp_respond(udata);
 	if (err)
 		goto err_destroy;
-	mutex_init(&qp->lock);
-	qp->state = IB_QPS_RESET;
 	qp_set_caps(qp, attr);
 	return 0;
 
@@ -498,6 +504,7 @@ err_out:
 		  attr->qp_type, attr->cap.max_send_wr, attr->cap.max_recv_wr,
 		  attr->cap.max_send_sge, attr->cap.max_recv_sge, err);
 	atomic64_inc(&dev->stats.qp_err);
+	mutex_destroy(&qp->lock);
 	return err;
 }
 
@@ -1205,25 +1212,25 @@ static int qp_create_xrc_tgt(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	int err;
 
 	err = mlx5x_qp_check_init_attr(attr, &dev->caps);
-	if (!err) {
-		mlx5x_qp_xrc_tgt_params(&dev->devr, &dev->caps,
-					to_mxrcd(attr->xrcd)->xrcdn, &p);
-		err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
-	}
-	if (err) {
-		ibdev_dbg(&dev->ibdev, "create XRC target QP: %d\n", err);
-		atomic64_inc(&dev->stats.qp_err);
-		return err;
-	}
+	if (err)
+		goto err_out;
+	mlx5x_qp_xrc_tgt_params(&dev->devr, &dev->caps,
+				to_mxrcd(attr->xrcd)->xrcdn, &p);
+	err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
+	if (err)
+		goto err_out;
 	qp->ibqp.qp_num = qpn;
 	err = qp_table_insert(dev, qp);
 	if (err) {
 		mlx5x_fw_destroy_qp(dev->cmd, qpn);
 		return err;
 	}
-	mutex_init(&qp->lock);
-	qp->state = IB_QPS_RESET;
 	memset(&attr->cap, 0, sizeof(attr->cap));
 	qp_set_caps(qp, attr);
 	return 0;
+
+err_out:
+	ibdev_dbg(&dev->ibdev, "create XRC target QP: %d\n", err);
+	atomic64_inc(&dev->stats.qp_err);
+	return err;
 }

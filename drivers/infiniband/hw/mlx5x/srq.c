@@ -293,13 +293,16 @@ static int srq_create_user(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 					      ibuc);
 	err = mlx5x_srq_form(dev->mdev->hca.issi, attr->srq_type,
 			     srq->uctx->cqe_version, &srq->form);
-	if (!err)
-		err = srq_read_req(udata, attr->srq_type == IB_SRQT_XRC,
-				   srq->uctx->cqe_version, &uidx, &ucmd);
-	if (!err)
-		err = mlx5x_srq_sizes(&attr->attr, &dev->caps, &srq->sizes);
-	if (!err)
-		err = srq_pin(dev, srq, &ucmd, &pas);
+	if (err)
+		return err;
+	err = srq_read_req(udata, attr->srq_type == IB_SRQT_XRC,
+			   srq->uctx->cqe_version, &uidx, &ucmd);
+	if (err)
+		return err;
+	err = mlx5x_srq_sizes(&attr->attr, &dev->caps, &srq->sizes);
+	if (err)
+		return err;
+	err = srq_pin(dev, srq, &ucmd, &pas);
 	if (err)
 		return err;
 	err = srq_create_hw(dev, srq, attr, uidx, &pas);
@@ -328,21 +331,25 @@ int mlx5x_ib_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
 	struct mlx5x_ib_srq *srq = to_msrq(ibsrq);
 	int err;
 
-	err = udata ? srq_check_attr(dev, attr) : -EOPNOTSUPP;
-	if (!err)
-		err = srq_create_user(dev, srq, attr, udata);
-	if (err) {
-		ibdev_dbg(ibsrq->device, "create_srq (type %d, wr %u, sge %u): %d\n",
-			  attr->srq_type, attr->attr.max_wr,
-			  attr->attr.max_sge, err);
-		atomic64_inc(&dev->stats.srq_err);
-		return err;
-	}
+	/* set up before the SRQ number reaches the event path */
 	mutex_init(&srq->lock);
+	err = udata ? srq_check_attr(dev, attr) : -EOPNOTSUPP;
+	if (err)
+		goto err_out;
+	err = srq_create_user(dev, srq, attr, udata);
+	if (err)
+		goto err_out;
 	ibsrq->ext.xrc.srq_num = srq->srqn;
 	attr->attr.max_wr = srq->sizes.wqe_cnt - 1;
 	attr->attr.max_sge = srq->sizes.max_gs;
 	return 0;
+
+err_out:
+	ibdev_dbg(ibsrq->device, "create_srq (type %d, wr %u, sge %u): %d\n",
+		  attr->srq_type, attr->attr.max_wr, attr->attr.max_sge, err);
+	atomic64_inc(&dev->stats.srq_err);
+	mutex_destroy(&srq->lock);
+	return err;
 }
 
 int mlx5x_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
