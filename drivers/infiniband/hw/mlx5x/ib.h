@@ -489,6 +489,9 @@ int mlx5x_uq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_ucontext *uctx,
 		 u64 buf, size_t size, int access, u64 db_addr,
 		 struct mlx5x_uq *uq);
 void mlx5x_uq_unpin(struct mlx5x_ib_ucontext *uctx, struct mlx5x_uq *uq);
+int mlx5x_wq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_ucontext *uctx,
+		 u64 buf, size_t size, u64 db_addr, unsigned int max_off,
+		 struct mlx5x_uq *uq, struct mlx5x_pas *pas);
 extern const struct uapi_definition mlx5x_ib_uapi_defs[];
 
 /* pd.c */

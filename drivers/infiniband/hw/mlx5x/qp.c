@@ -212,6 +212,35 @@ int mlx5x_wq_buf_pages(struct ib_umem *umem, unsigned int max_off,
 	return 0;
 }
 
+/**
+ * mlx5x_wq_pin() - pin a user work queue (QP or SRQ) and describe it
+ * @dev: device
+ * @uctx: context of the calling process
+ * @buf: user address of the WQE buffer
+ * @size: its length in bytes
+ * @db_addr: user address of the doorbell record
+ * @max_off: as for mlx5x_wq_buf_pages()
+ * @uq: filled on success; undo with mlx5x_uq_unpin()
+ * @pas: the buffer's page list on success
+ *
+ * Return: 0, or a negative errno with nothing held.
+ */
+int mlx5x_wq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_ucontext *uctx,
+		 u64 buf, size_t size, u64 db_addr, unsigned int max_off,
+		 struct mlx5x_uq *uq, struct mlx5x_pas *pas)
+{
+	int err;
+
+	/* the device only reads WQEs: no write access */
+	err = mlx5x_uq_pin(dev, uctx, buf, size, 0, db_addr, uq);
+	if (err)
+		return err;
+	err = mlx5x_wq_buf_pages(uq->umem, max_off, pas);
+	if (err)
+		mlx5x_uq_unpin(uctx, uq);
+	return err;
+}
+
 static int qp_read_req(struct ib_udata *udata, u8 cqe_version,
 		       struct mlx5_ib_create_qp *ucmd)
 {
@@ -307,16 +336,8 @@ static int qp_create_xrc_tgt(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 static int qp_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 		  const struct mlx5_ib_create_qp *ucmd, struct mlx5x_pas *pas)
 {
-	int err;
-
-	err = mlx5x_uq_pin(dev, qp->uctx, ucmd->buf_addr, qp->sizes.buf_size,
-			   0, ucmd->db_addr, &qp->uq);
-	if (err)
-		return err;
-	err = mlx5x_wq_buf_pages(qp->uq.umem, MLX5X_PAGE_OFFSET_MAX, pas);
-	if (err)
-		mlx5x_uq_unpin(qp->uctx, &qp->uq);
-	return err;
+	return mlx5x_wq_pin(dev, qp->uctx, ucmd->buf_addr, qp->sizes.buf_size,
+			    ucmd->db_addr, MLX5X_PAGE_OFFSET_MAX, &qp->uq, pas);
 }
 
 static void qp_unpin(struct mlx5x_ib_qp *qp)

@@ -208,16 +208,10 @@ static int srq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 {
 	unsigned int max_off = srq->form == MLX5X_SRQ_FORM_RMP ?
 			       MLX5X_WQ_PGOFF_MAX : MLX5X_SRQC_PGOFF_MAX;
-	int err;
 
-	err = mlx5x_uq_pin(dev, srq->uctx, ucmd->buf_addr, srq->sizes.buf_size,
-			   0, ucmd->db_addr, &srq->uq);
-	if (err)
-		return err;
-	err = mlx5x_wq_buf_pages(srq->uq.umem, max_off, pas);
-	if (err)
-		mlx5x_uq_unpin(srq->uctx, &srq->uq);
-	return err;
+	return mlx5x_wq_pin(dev, srq->uctx, ucmd->buf_addr,
+			    srq->sizes.buf_size, ucmd->db_addr, max_off,
+			    &srq->uq, pas);
 }
 
 static void srq_unpin(struct mlx5x_ib_srq *srq)
