@@ -147,6 +147,14 @@ int mlx5x_fw_query_pages(struct mlx5x_cmd *cmd, u16 op_mod, u16 *func_id,
 	return 0;
 }
 
+/* The input header of a give or a take of @n pages. */
+static void fw_manage_pages_in(void *in, u16 op_mod, u16 func_id, u32 n)
+{
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_MANAGE_PAGES, op_mod);
+	MLX5X_SET(in, MLX5X_PAGES_IN_FUNCTION_ID, func_id);
+	MLX5X_SET(in, MLX5X_PAGES_IN_INPUT_NUM_ENTRIES, n);
+}
+
 int mlx5x_fw_give_pages(struct mlx5x_cmd *cmd, u16 func_id,
 			const dma_addr_t *pas, u32 n)
 {
@@ -161,9 +169,7 @@ int mlx5x_fw_give_pages(struct mlx5x_cmd *cmd, u16 func_id,
 	in = kzalloc(inlen, GFP_KERNEL);
 	if (!in)
 		return -ENOMEM;
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_MANAGE_PAGES, MLX5X_PAGES_GIVE);
-	MLX5X_SET(in, MLX5X_PAGES_IN_FUNCTION_ID, func_id);
-	MLX5X_SET(in, MLX5X_PAGES_IN_INPUT_NUM_ENTRIES, n);
+	fw_manage_pages_in(in, MLX5X_PAGES_GIVE, func_id, n);
 	in_pas = in + MLX5X_PAGES_IN_PAS_OFF;
 	for (i = 0; i < n; i++)
 		in_pas[i] = cpu_to_be64(pas[i]);
@@ -202,9 +208,7 @@ int mlx5x_fw_take_pages(struct mlx5x_cmd *cmd, u16 func_id, u32 n,
 	out = kzalloc(outlen, GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_MANAGE_PAGES, MLX5X_PAGES_TAKE);
-	MLX5X_SET(in, MLX5X_PAGES_IN_FUNCTION_ID, func_id);
-	MLX5X_SET(in, MLX5X_PAGES_IN_INPUT_NUM_ENTRIES, n);
+	fw_manage_pages_in(in, MLX5X_PAGES_TAKE, func_id, n);
 	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, outlen);
 	if (err)
 		goto out;
