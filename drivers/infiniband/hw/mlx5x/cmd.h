@@ -185,6 +185,15 @@ static inline int mlx5x_cmd_exec(struct mlx5x_cmd *cmd, const void *in,
 	return mlx5x_cmd_exec_flags(cmd, in, inlen, out, outlen, 0);
 }
 
+/* A command whose output is the status only (the 16-byte header). */
+static inline int mlx5x_cmd_exec_in(struct mlx5x_cmd *cmd, const void *in,
+				    size_t inlen)
+{
+	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
+
+	return mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
+}
+
 void mlx5x_cmd_use_events(struct mlx5x_cmd *cmd, int (*recover)(void *ctx),
 			  void *ctx);
 void mlx5x_cmd_use_polling(struct mlx5x_cmd *cmd);

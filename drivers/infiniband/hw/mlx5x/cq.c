@@ -8,7 +8,7 @@
  * of ibcq->comp_handler (from the EQ's interrupt, or its bottom half in
  * a burst, cq_table.c), and each CQ error EQE into an IB_EVENT_CQ_ERR.
  *
- * Destroy is fenced (cq_table.h): out of the table, DESTROY_CQ (back
+ * Destroy is fenced (cq_core.c): out of the table, DESTROY_CQ (back
  * in the table if the device refuses), then mlx5x_cq_quiesce() waits out
  * the interrupt handler, drops a queued notification and waits for a
  * running one, so no handler can touch the CQ once the core frees it.
@@ -171,50 +171,28 @@ static void cq_unpin(struct mlx5x_ib_ucontext *uctx, struct mlx5x_ib_cq *cq)
 static int cq_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq,
 			struct mlx5x_cq_params *p)
 {
-	struct mlx5x_hca *hca = &dev->mdev->hca;
-	int err;
-
 	p->uar = cq->uar->index;
-	p->eqn = cq->eq->eqn;
-	err = mlx5x_fw_create_cq(dev->cmd, p, &cq->mcq.cqn);
-	if (err)
-		return err;
-	cq->mcq.bh = &cq->eq->cqbh;
-	cq->mcq.irqn = cq->eq->irqn;
 	cq->mcq.comp = cq_comp;
 	cq->mcq.event = cq_event;
-	err = mlx5x_cq_table_insert(&hca->cqs, &cq->mcq);
-	if (err)
-		mlx5x_fw_destroy_cq(dev->cmd, cq->mcq.cqn);
-	return err;
-}
-
-static int cq_fw_destroy(void *arg)
-{
-	struct mlx5x_ib_cq *cq = arg;
-
-	return mlx5x_fw_destroy_cq(to_mibdev(cq->ibcq.device)->cmd,
-				   cq->mcq.cqn);
+	return mlx5x_core_cq_create(dev->cmd, &dev->mdev->hca.cqs, cq->eq, p,
+				    &cq->mcq);
 }
 
 /*
- * The fence of cq_table.h; also the undo of cq_create_hw().  A refused
- * DESTROY_CQ leaves the CQ as it was, in the table: the device may still
- * write the ring and raise its events.
+ * The fenced destroy of cq_core.c; also the undo of cq_create_hw().  A
+ * refused DESTROY_CQ leaves the CQ as it was, in the table: the device
+ * may still write the ring and raise its events, and the core keeps the
+ * CQ for another attempt.
  */
 static int cq_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq)
 {
 	int err;
 
-	err = mlx5x_table_destroy(&dev->mdev->hca.cqs.xa, cq->mcq.cqn,
-				  &cq->mcq, cq_fw_destroy, cq);
-	if (err) {
+	err = mlx5x_core_cq_destroy(dev->cmd, &dev->mdev->hca.cqs, &cq->mcq);
+	if (err)
 		ibdev_warn(&dev->ibdev, "DESTROY_CQ 0x%x: %d\n", cq->mcq.cqn,
 			   err);
-		return err;
-	}
-	mlx5x_cq_quiesce(&cq->mcq);
-	return 0;
+	return err;
 }
 
 int mlx5x_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
@@ -234,10 +212,13 @@ int mlx5x_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (!udata)
 		return -EOPNOTSUPP;
 	uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ib_ucontext, ibuc);
+	/* set up before the CQ number reaches the event path */
+	mutex_init(&cq->resize_lock);
 	err = cq_read_req(udata, &ucmd);
-	if (!err)
-		err = mlx5x_cq_check_req(&ucmd, &dev->caps, attr->cqe,
-					 attr->flags, &entries);
+	if (err)
+		goto err_out;
+	err = mlx5x_cq_check_req(&ucmd, &dev->caps, attr->cqe, attr->flags,
+				 &entries);
 	if (err)
 		goto err_out;
 	cq->uctx = uctx;
@@ -261,7 +242,6 @@ int mlx5x_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		goto err_destroy;
 	ibcq->cqe = entries - 1;
 	cq->cqe_size = ucmd.cqe_size;
-	mutex_init(&cq->resize_lock);
 	return 0;
 
 err_destroy:
@@ -278,6 +258,7 @@ err_out:
 	ibdev_dbg(ibcq->device, "create_cq (cqe %d, vector %u): %d\n",
 		  attr->cqe, attr->comp_vector, err);
 	atomic64_inc(&dev->stats.cq_err);
+	mutex_destroy(&cq->resize_lock);
 	return err;
 }
 
@@ -357,9 +338,10 @@ int mlx5x_ib_resize_cq(struct ib_cq *ibcq, mlx5x_resize_cqe_t cqe,
 	if ((u64)cqe > INT_MAX)
 		return -EINVAL;
 	err = mlx5x_ib_udata_in(udata, &ucmd, sizeof(ucmd), sizeof(ucmd));
-	if (!err)
-		err = mlx5x_cq_resize_check(&ucmd, &dev->caps, (int)cqe,
-					    cq->cqe_size, &entries);
+	if (err)
+		goto out;
+	err = mlx5x_cq_resize_check(&ucmd, &dev->caps, (int)cqe, cq->cqe_size,
+				    &entries);
 	if (err)
 		goto out;
 	mutex_lock(&cq->resize_lock);

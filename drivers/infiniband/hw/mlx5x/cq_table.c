@@ -24,89 +24,43 @@
 
 void mlx5x_cq_table_init(struct mlx5x_cq_table *tbl)
 {
-	xa_init_flags(&tbl->xa, XA_FLAGS_LOCK_IRQ);
+	mlx5x_res_table_init(&tbl->res);
 }
 
 void mlx5x_cq_table_destroy(struct mlx5x_cq_table *tbl)
 {
-	WARN_ON(!xa_empty(&tbl->xa));
-	xa_destroy(&tbl->xa);
+	mlx5x_res_table_destroy(&tbl->res);
 }
 
 /* Publish @cq; the table owns the initial reference. */
 int mlx5x_cq_table_insert(struct mlx5x_cq_table *tbl,
 			  struct mlx5x_core_cq *cq)
 {
-	refcount_set(&cq->refcount, 1);
-	init_completion(&cq->free);
 	INIT_LIST_HEAD(&cq->bh_node);
-	return xa_insert_irq(&tbl->xa, cq->cqn, cq, GFP_KERNEL);
+	return mlx5x_res_insert(&tbl->res, cq->cqn, &cq->res);
 }
 
 /* First step of destroy: no new lookup can find @cq after this. */
 void mlx5x_cq_table_remove(struct mlx5x_cq_table *tbl,
 			   struct mlx5x_core_cq *cq)
 {
-	xa_erase_irq(&tbl->xa, cq->cqn);
+	mlx5x_res_remove(&tbl->res, cq->cqn);
 }
 
-/**
- * mlx5x_table_destroy() - destroy an object an event table names
- * @xa: the table (number -> object), locked with interrupts off
- * @index: the object's number
- * @obj: the object
- * @destroy: the DESTROY command, on @arg
- * @arg: its argument
- *
- * The object leaves the table before the command: once the device has
- * destroyed it, it may give the number to a new object at once, whose
- * insertion must find the slot free.  If the device refuses, the object
- * goes back, so its events keep flowing (the number is still the
- * device's: only memory can fail, and is reported).  The caller then
- * keeps the object; after success it waits out the event handlers.
- *
- * Return: the command's result.
- */
-int mlx5x_table_destroy(struct xarray *xa, unsigned long index, void *obj,
-			int (*destroy)(void *arg), void *arg)
-{
-	int err;
-
-	xa_erase_irq(xa, index);
-	err = destroy(arg);
-	if (err && xa_insert_irq(xa, index, obj, GFP_KERNEL))
-		pr_warn_ratelimited("mlx5x: object 0x%lx was not destroyed (%d) and no longer gets its events\n",
-				    index, err);
-	return err;
-}
-
-/**
- * mlx5x_cq_table_get() - look a CQ up and take a reference
- * @tbl: the table
- * @cqn: CQ number from an EQE
- *
- * Any context.  The reference is taken under the xarray lock, which
- * removal also takes, so a CQ is either not found or pinned.
- *
- * Return: the CQ (drop it with mlx5x_cq_put()), or NULL.
+/*
+ * Any context.  Return: the CQ with a reference (drop it with
+ * mlx5x_cq_put()), or NULL.
  */
 struct mlx5x_core_cq *mlx5x_cq_table_get(struct mlx5x_cq_table *tbl, u32 cqn)
 {
-	struct mlx5x_core_cq *cq;
-	unsigned long flags;
+	struct mlx5x_res *res = mlx5x_res_get(&tbl->res, cqn);
 
-	xa_lock_irqsave(&tbl->xa, flags);
-	cq = xa_load(&tbl->xa, cqn);
-	if (cq)
-		refcount_inc(&cq->refcount);
-	xa_unlock_irqrestore(&tbl->xa, flags);
-	return cq;
+	return res ? container_of(res, struct mlx5x_core_cq, res) : NULL;
 }
 
 void mlx5x_cq_put(struct mlx5x_core_cq *cq)
 {
-	if (refcount_dec_and_test(&cq->refcount))
-		complete(&cq->free);
+	mlx5x_res_put(&cq->res);
 }
 
 static void cq_bh_kick(struct mlx5x_cq_bh *cqbh)
@@ -306,6 +260,5 @@ void mlx5x_cq_quiesce(struct mlx5x_core_cq *cq)
 		synchronize_irq(cq->irqn);
 	if (cq->bh)
 		mlx5x_cq_bh_cancel(cq->bh, cq);
-	mlx5x_cq_put(cq);
-	wait_for_completion(&cq->free);
+	mlx5x_res_release(&cq->res);
 }

@@ -3,36 +3,38 @@
  * EQE -> CQ: the table that turns a CQ number from a completion EQE into
  * a CQ object, and the per-EQ bottom half that delivers the notification.
  *
- * Lifetime: a table lookup takes a reference under the xarray lock, so a
- * CQ found by the interrupt handler cannot be freed under it; a CQ queued
- * on a bottom-half list holds that reference until its handler has run.
- * Destroy is: mlx5x_table_destroy() (out of the table, DESTROY_CQ, back
- * in the table if the device refuses) -> mlx5x_cq_quiesce()
- * (synchronize_irq, drop a pending notification, put the table's
- * reference and wait for the last one).  The QP and SRQ tables of the
- * verbs layer destroy through mlx5x_table_destroy() too.
+ * The table is a res_table.h table: a lookup takes a reference under
+ * the xarray lock, so a CQ found by the interrupt handler cannot be
+ * freed under it; a CQ queued on a bottom-half list holds that
+ * reference until its handler has run.  Every CQ is created and
+ * destroyed through mlx5x_core_cq_create() and mlx5x_core_cq_destroy()
+ * (cq_core.c).  Destroy is: mlx5x_res_destroy() (out of the table,
+ * DESTROY_CQ, back in the table if the device refuses) ->
+ * mlx5x_cq_quiesce() (synchronize_irq, drop a pending notification, put
+ * the table's reference and wait for the last one).
  */
 #ifndef MLX5X_CQ_TABLE_H
 #define MLX5X_CQ_TABLE_H
 
-#include <linux/completion.h>
 #include <linux/list.h>
-#include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
-#include <linux/xarray.h>
 
 #include "compat.h"
+#include "res_table.h"
 
+struct mlx5x_cmd;
 struct mlx5x_cq_bh;
+struct mlx5x_cq_params;
+struct mlx5x_eq;
 
 /**
  * struct mlx5x_core_cq - what the event path knows about a CQ
  * @cqn: CQ number
  * @bh: bottom half of the completion EQ the CQ reports to
  * @irqn: that EQ's Linux IRQ, < 0 if none (tests)
- * @refcount: one for the table, one per lookup in flight or queued event
- * @free: completed when @refcount drops to zero
+ * @res: the table's view: references, one per lookup in flight or
+ *	queued notification
  * @bh_node: on @bh's pending list while a notification is queued;
  *	protected by the bottom half's lock
  * @comp: completion notification, from the EQ's hard-IRQ handler or its
@@ -44,8 +46,7 @@ struct mlx5x_core_cq {
 	u32 cqn;
 	struct mlx5x_cq_bh *bh;
 	int irqn;
-	refcount_t refcount;
-	struct completion free;
+	struct mlx5x_res res;
 	struct list_head bh_node;
 	void (*comp)(struct mlx5x_core_cq *cq);
 	void (*event)(struct mlx5x_core_cq *cq, u8 type, u8 syndrome);
@@ -53,11 +54,10 @@ struct mlx5x_core_cq {
 
 /**
  * struct mlx5x_cq_table - CQ number -> CQ
- * @xa: the map; its lock is taken with interrupts off because lookups
- *	run in the EQ interrupt handler
+ * @res: the table; its entries are the @res of struct mlx5x_core_cq
  */
 struct mlx5x_cq_table {
-	struct xarray xa;
+	struct mlx5x_res_table res;
 };
 
 /**
@@ -92,12 +92,16 @@ int mlx5x_cq_table_insert(struct mlx5x_cq_table *tbl,
 			  struct mlx5x_core_cq *cq);
 void mlx5x_cq_table_remove(struct mlx5x_cq_table *tbl,
 			   struct mlx5x_core_cq *cq);
-int mlx5x_table_destroy(struct xarray *xa, unsigned long index, void *obj,
-			int (*destroy)(void *arg), void *arg);
 struct mlx5x_core_cq *mlx5x_cq_table_get(struct mlx5x_cq_table *tbl,
 					 u32 cqn);
 void mlx5x_cq_put(struct mlx5x_core_cq *cq);
 void mlx5x_cq_quiesce(struct mlx5x_core_cq *cq);
+
+int mlx5x_core_cq_create(struct mlx5x_cmd *cmd, struct mlx5x_cq_table *tbl,
+			 struct mlx5x_eq *eq, struct mlx5x_cq_params *p,
+			 struct mlx5x_core_cq *cq);
+int mlx5x_core_cq_destroy(struct mlx5x_cmd *cmd, struct mlx5x_cq_table *tbl,
+			  struct mlx5x_core_cq *cq);
 
 void mlx5x_cq_bh_init(struct mlx5x_cq_bh *cqbh, unsigned int budget_us);
 void mlx5x_cq_bh_cleanup(struct mlx5x_cq_bh *cqbh);

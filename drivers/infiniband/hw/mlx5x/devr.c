@@ -122,7 +122,7 @@ static int devr_srq_create(struct mlx5x_ib_dev *dev, struct mlx5x_devr *r,
 	if (err)
 		return err;
 	devr_srq_ring_init(devr_page(r, page));
-	return mlx5x_srq_fw_create(dev, srq->form, &p, &srq->srqn);
+	return mlx5x_fw_srq_create(dev->cmd, srq->form, &p, &srq->srqn);
 }
 
 static void devr_warn(struct mlx5x_ib_dev *dev, const char *what, u32 n,
@@ -144,12 +144,12 @@ static int devr_undo(struct mlx5x_ib_dev *dev, struct mlx5x_devr *r,
 	int err = 0, e;
 
 	if (stage >= DEVR_ALL) {
-		e = mlx5x_srq_fw_destroy(dev, r->s1.form, r->s1.srqn);
+		e = mlx5x_fw_srq_destroy(dev->cmd, r->s1.form, r->s1.srqn);
 		devr_warn(dev, "SRQ", r->s1.srqn, e);
 		err = err ?: e;
 	}
 	if (stage >= DEVR_S0) {
-		e = mlx5x_srq_fw_destroy(dev, r->s0.form, r->s0.srqn);
+		e = mlx5x_fw_srq_destroy(dev->cmd, r->s0.form, r->s0.srqn);
 		devr_warn(dev, "XRC SRQ", r->s0.srqn, e);
 		err = err ?: e;
 	}

@@ -56,30 +56,27 @@
 /* Consecutive empty interrupts before the overrun warning. */
 #define MLX5X_EQ_EMPTY_WARN	8
 
-void mlx5x_eq_ring_init(struct mlx5x_eq_ring *ring, void *buf, u8 log_nent)
+/* Every entry device-owned: owner 1 is "not written" on the first pass. */
+void mlx5x_eq_ring_init(struct mlx5x_ring *ring)
 {
+	struct mlx5x_eqe *eqe = ring->buf;
 	u32 i;
 
-	ring->buf = buf;
-	ring->log_nent = log_nent;
-	ring->ci = 0;
-	/* Owner 1 = not yet written on the first pass (which writes 0). */
-	for (i = 0; i < BIT(log_nent); i++)
-		ring->buf[i].owner = 1;
+	for (i = 0; i < BIT(ring->log_n); i++)
+		eqe[i].owner = 1;
 }
 
 /**
  * mlx5x_eq_ring_peek() - the entry at the consumer index, if software owns it
- * @ring: consumer state
+ * @ring: the EQ's ring
  *
  * The caller must dma_rmb() before reading anything else of the entry.
  */
-struct mlx5x_eqe *mlx5x_eq_ring_peek(const struct mlx5x_eq_ring *ring)
+struct mlx5x_eqe *mlx5x_eq_ring_peek(const struct mlx5x_ring *ring)
 {
-	struct mlx5x_eqe *eqe = &ring->buf[ring->ci & (BIT(ring->log_nent) - 1)];
-	u8 pass = (ring->ci >> ring->log_nent) & 1;
+	struct mlx5x_eqe *eqe = mlx5x_ring_entry(ring, ring->ctr);
 
-	return (READ_ONCE(eqe->owner) & 1) == pass ? eqe : NULL;
+	return mlx5x_ring_sw_owns(ring, READ_ONCE(eqe->owner)) ? eqe : NULL;
 }
 
 /* Doorbell word: EQ number in 31:24, consumer index in 23:0. */
@@ -107,7 +104,7 @@ static struct device *eq_dev(struct mlx5x_eq *eq)
 /* Publish the consumer index and ask for the next interrupt. */
 static void eq_arm(struct mlx5x_eq *eq)
 {
-	iowrite32be(mlx5x_eq_doorbell(eq->eqn, eq->ring.ci),
+	iowrite32be(mlx5x_eq_doorbell(eq->eqn, eq->ring.ctr),
 		    eq->db + MLX5X_UAR_EQ_ARM_OFF);
 }
 
@@ -123,7 +120,7 @@ static int eq_poll(struct mlx5x_eq *eq, unsigned int budget,
 		dma_rmb();
 		trace_mlx5x_eqe(eq_dev(eq), eq->eqn, eqe->type, eqe->sub_type);
 		handle(eq, eqe);
-		eq->ring.ci++;
+		eq->ring.ctr++;
 		n++;
 	}
 	return n;
@@ -151,7 +148,7 @@ static void eq_account(struct mlx5x_eq *eq, unsigned int n, unsigned int any)
 	if (++eq->stats.empty == MLX5X_EQ_EMPTY_WARN)
 		dev_err_ratelimited(eq_dev(eq),
 				    "EQ %u: %u interrupts without an entry at ci %u, overrun suspected\n",
-				    eq->eqn, MLX5X_EQ_EMPTY_WARN, eq->ring.ci);
+				    eq->eqn, MLX5X_EQ_EMPTY_WARN, eq->ring.ctr);
 }
 
 static void eq_port_change(struct mlx5x_eq *eq, const struct mlx5x_eqe *eqe)
@@ -298,7 +295,7 @@ static int eq_async_recover(void *ctx)
 
 	mutex_lock(&eq->recover_lock);
 	disable_irq(eq->irqn);
-	n = eq_poll(eq, BIT(eq->ring.log_nent), eq_async_eqe);
+	n = eq_poll(eq, BIT(eq->ring.log_n), eq_async_eqe);
 	eq->stats.eqes += n;
 	eq_arm(eq);
 	enable_irq(eq->irqn);
@@ -308,21 +305,14 @@ static int eq_async_recover(void *ctx)
 
 static int eq_alloc_ring(struct mlx5x_eq *eq, u8 log_nent)
 {
-	void *buf;
+	int err;
 
-	eq->buf_size = (size_t)MLX5X_EQE_LEN << log_nent;
-	buf = dma_alloc_coherent(eq_dev(eq), eq->buf_size, &eq->buf_dma,
-				 GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	mlx5x_eq_ring_init(&eq->ring, buf, log_nent);
+	err = mlx5x_ring_alloc(eq_dev(eq), &eq->ring, log_nent,
+			       MLX5X_EQE_LOG_LEN);
+	if (err)
+		return err;
+	mlx5x_eq_ring_init(&eq->ring);
 	return 0;
-}
-
-static void eq_free_ring(struct mlx5x_eq *eq)
-{
-	dma_free_coherent(eq_dev(eq), eq->buf_size, eq->ring.buf, eq->buf_dma);
-	eq->ring.buf = NULL;
 }
 
 /*
@@ -350,7 +340,7 @@ static int eq_create(struct mlx5x_eq_table *tbl, struct mlx5x_eq *eq,
 	err = eq_alloc_ring(eq, log_nent);
 	if (err)
 		return err;
-	p.buf_dma = eq->buf_dma;
+	p.buf_dma = eq->ring.dma;
 	err = mlx5x_fw_create_eq(tbl->cmd, &p, &eq->eqn);
 	if (err)
 		goto err_ring;
@@ -365,7 +355,7 @@ static int eq_create(struct mlx5x_eq_table *tbl, struct mlx5x_eq *eq,
 err_destroy:
 	mlx5x_fw_destroy_eq(tbl->cmd, eq->eqn);
 err_ring:
-	eq_free_ring(eq);
+	mlx5x_ring_free(eq_dev(eq), &eq->ring);
 	return err;
 }
 
@@ -383,7 +373,7 @@ static void eq_destroy(struct mlx5x_eq *eq, bool own_irq)
 		dev_warn(eq_dev(eq), "DESTROY_EQ %u failed: %d\n", eq->eqn, err);
 	if (own_irq)
 		free_irq(eq->irqn, eq);
-	eq_free_ring(eq);
+	mlx5x_ring_free(eq_dev(eq), &eq->ring);
 }
 
 /* The page-request EQ, polled by the async EQ's handler on vector 0. */

@@ -12,6 +12,7 @@
 
 #include "cq_table.h"
 #include "hw.h"
+#include "ring.h"
 
 struct mlx5x_cmd;
 struct mlx5x_pages;
@@ -40,20 +41,8 @@ static_assert(MLX5X_EQ_POLL_BUDGET <= MLX5X_NUM_SPARE_EQE);
  */
 #define MLX5X_CQ_IRQ_DIRECT	8
 
-/**
- * struct mlx5x_eq_ring - consumer side of an EQ ring (pure logic)
- * @buf: 1 << @log_nent entries
- * @log_nent: log2 of the number of entries
- * @ci: consumer index, free running (the owner parity is bit @log_nent)
- */
-struct mlx5x_eq_ring {
-	struct mlx5x_eqe *buf;
-	u8 log_nent;
-	u32 ci;
-};
-
-void mlx5x_eq_ring_init(struct mlx5x_eq_ring *ring, void *buf, u8 log_nent);
-struct mlx5x_eqe *mlx5x_eq_ring_peek(const struct mlx5x_eq_ring *ring);
+void mlx5x_eq_ring_init(struct mlx5x_ring *ring);
+struct mlx5x_eqe *mlx5x_eq_ring_peek(const struct mlx5x_ring *ring);
 u32 mlx5x_eq_doorbell(u8 eqn, u32 ci);
 u8 mlx5x_eq_log_nent(unsigned int nent, u8 log_max_eq_sz);
 
@@ -76,9 +65,7 @@ struct mlx5x_eq_stats {
 
 /**
  * struct mlx5x_eq - one EQ
- * @ring: consumer state
- * @buf_dma: bus address of the ring
- * @buf_size: its size in bytes
+ * @ring: the entries; its counter is the consumer index
  * @eqn: number returned by CREATE_EQ
  * @vec: MSI-X vector index
  * @irqn: Linux IRQ of @vec
@@ -93,9 +80,7 @@ struct mlx5x_eq_stats {
  * @name: IRQ name shown in /proc/interrupts
  */
 struct mlx5x_eq {
-	struct mlx5x_eq_ring ring;
-	dma_addr_t buf_dma;
-	size_t buf_size;
+	struct mlx5x_ring ring;
 	u8 eqn;
 	u16 vec;
 	int irqn;

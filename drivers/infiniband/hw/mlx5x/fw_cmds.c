@@ -12,25 +12,90 @@
 #include "cmd.h"
 #include "fw_cmds.h"
 
-/* A command whose input and output are just the 16-byte header + id. */
-static int fw_simple(struct mlx5x_cmd *cmd, u16 opcode, u16 op_mod)
+/*
+ * Every destroy and dealloc command names its object in bits 23:0 of
+ * its input's third dword (the 8-bit EQ number in its low bits), and
+ * every create and alloc command returns the new object's number at the
+ * same place of its output.
+ */
+#define FW_OBJ_ID_OFF		0x008
+#define FW_OBJ_ID_MASK		0x00ffffffU
+#define FW_OBJ_ID_AT(fld)						\
+	static_assert((fld##_OFF) == FW_OBJ_ID_OFF && !(fld##_MASK & ~FW_OBJ_ID_MASK))
+FW_OBJ_ID_AT(MLX5X_ALLOC_UAR_OUT_UAR);
+FW_OBJ_ID_AT(MLX5X_ALLOC_PD_OUT_PD);
+FW_OBJ_ID_AT(MLX5X_ALLOC_XRCD_OUT_XRCD);
+FW_OBJ_ID_AT(MLX5X_CREATE_MKEY_OUT_MKEY_INDEX);
+FW_OBJ_ID_AT(MLX5X_CREATE_CQ_OUT_CQN);
+FW_OBJ_ID_AT(MLX5X_CREATE_QP_OUT_QPN);
+FW_OBJ_ID_AT(MLX5X_CREATE_SRQ_OUT_SRQN);
+FW_OBJ_ID_AT(MLX5X_CREATE_RMP_OUT_RMPN);
+FW_OBJ_ID_AT(MLX5X_DEALLOC_UAR_IN_UAR);
+FW_OBJ_ID_AT(MLX5X_DESTROY_EQ_IN_EQ_NUMBER);
+FW_OBJ_ID_AT(MLX5X_CQ_IN_CQN);
+FW_OBJ_ID_AT(MLX5X_DEALLOC_PD_IN_PD);
+FW_OBJ_ID_AT(MLX5X_DESTROY_MKEY_IN_MKEY_INDEX);
+FW_OBJ_ID_AT(MLX5X_QP_IN_QPN);
+FW_OBJ_ID_AT(MLX5X_DEALLOC_XRCD_IN_XRCD);
+FW_OBJ_ID_AT(MLX5X_SRQ_IN_SRQN);
+FW_OBJ_ID_AT(MLX5X_RMP_IN_RMPN);
+
+/**
+ * mlx5x_fw_exec_id() - a command of the header and an object number only
+ * @cmd: command engine
+ * @opcode: a destroy or dealloc command (or one without the number: 0)
+ * @id: the object's number
+ *
+ * Return: the command's result; its output is the status only.
+ */
+int mlx5x_fw_exec_id(struct mlx5x_cmd *cmd, u16 opcode, u32 id)
 {
-	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 
-	mlx5x_cmd_in_hdr(in, opcode, op_mod);
-	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	mlx5x_cmd_in_hdr(in, opcode, 0);
+	MLX5X_SET(in, FW_OBJ_ID, id);
+	return mlx5x_cmd_exec_in(cmd, in, sizeof(in));
+}
+
+/**
+ * mlx5x_fw_exec_new_id() - a create or alloc command, for the number
+ * @cmd: command engine
+ * @in: the input box
+ * @inlen: its length
+ * @id: the new object's number, on success
+ *
+ * Return: the command's result.
+ */
+int mlx5x_fw_exec_new_id(struct mlx5x_cmd *cmd, const void *in, size_t inlen,
+			 u32 *id)
+{
+	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
+	int err;
+
+	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
+	if (!err)
+		*id = MLX5X_GET(out, FW_OBJ_ID);
+	return err;
+}
+
+/* An alloc command of the header only (UAR, PD, XRC domain). */
+int mlx5x_fw_alloc_id(struct mlx5x_cmd *cmd, u16 opcode, u32 *id)
+{
+	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
+
+	mlx5x_cmd_in_hdr(in, opcode, 0);
+	return mlx5x_fw_exec_new_id(cmd, in, sizeof(in), id);
 }
 
 int mlx5x_fw_enable_hca(struct mlx5x_cmd *cmd)
 {
 	/* function_id 0: this PF; embedded_cpu_function 0: host side. */
-	return fw_simple(cmd, MLX5X_CMD_OP_ENABLE_HCA, 0);
+	return mlx5x_fw_exec_id(cmd, MLX5X_CMD_OP_ENABLE_HCA, 0);
 }
 
 int mlx5x_fw_disable_hca(struct mlx5x_cmd *cmd)
 {
-	return fw_simple(cmd, MLX5X_CMD_OP_DISABLE_HCA, 0);
+	return mlx5x_fw_exec_id(cmd, MLX5X_CMD_OP_DISABLE_HCA, 0);
 }
 
 /*
@@ -59,12 +124,11 @@ int mlx5x_fw_query_issi(struct mlx5x_cmd *cmd, u32 *supported)
 
 int mlx5x_fw_set_issi(struct mlx5x_cmd *cmd, u16 issi)
 {
-	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 
 	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_SET_ISSI, 0);
 	MLX5X_SET(in, MLX5X_SET_ISSI_IN_CURRENT_ISSI, issi);
-	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	return mlx5x_cmd_exec_in(cmd, in, sizeof(in));
 }
 
 int mlx5x_fw_query_pages(struct mlx5x_cmd *cmd, u16 op_mod, u16 *func_id,
@@ -83,11 +147,18 @@ int mlx5x_fw_query_pages(struct mlx5x_cmd *cmd, u16 op_mod, u16 *func_id,
 	return 0;
 }
 
+/* The input header of a give or a take of @n pages. */
+static void fw_manage_pages_in(void *in, u16 op_mod, u16 func_id, u32 n)
+{
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_MANAGE_PAGES, op_mod);
+	MLX5X_SET(in, MLX5X_PAGES_IN_FUNCTION_ID, func_id);
+	MLX5X_SET(in, MLX5X_PAGES_IN_INPUT_NUM_ENTRIES, n);
+}
+
 int mlx5x_fw_give_pages(struct mlx5x_cmd *cmd, u16 func_id,
 			const dma_addr_t *pas, u32 n)
 {
 	size_t inlen = MLX5X_PAGES_IN_PAS_OFF + n * sizeof(__be64);
-	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	__be64 *in_pas;
 	void *in;
 	u32 i;
@@ -98,13 +169,11 @@ int mlx5x_fw_give_pages(struct mlx5x_cmd *cmd, u16 func_id,
 	in = kzalloc(inlen, GFP_KERNEL);
 	if (!in)
 		return -ENOMEM;
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_MANAGE_PAGES, MLX5X_PAGES_GIVE);
-	MLX5X_SET(in, MLX5X_PAGES_IN_FUNCTION_ID, func_id);
-	MLX5X_SET(in, MLX5X_PAGES_IN_INPUT_NUM_ENTRIES, n);
+	fw_manage_pages_in(in, MLX5X_PAGES_GIVE, func_id, n);
 	in_pas = in + MLX5X_PAGES_IN_PAS_OFF;
 	for (i = 0; i < n; i++)
 		in_pas[i] = cpu_to_be64(pas[i]);
-	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
+	err = mlx5x_cmd_exec_in(cmd, in, inlen);
 	kfree(in);
 	return err;
 }
@@ -112,12 +181,11 @@ int mlx5x_fw_give_pages(struct mlx5x_cmd *cmd, u16 func_id,
 /* Tell the firmware a PAGE_REQUEST cannot be satisfied. */
 int mlx5x_fw_cant_give_pages(struct mlx5x_cmd *cmd, u16 func_id)
 {
-	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 
 	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_MANAGE_PAGES, MLX5X_PAGES_CANT_GIVE);
 	MLX5X_SET(in, MLX5X_PAGES_IN_FUNCTION_ID, func_id);
-	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	return mlx5x_cmd_exec_in(cmd, in, sizeof(in));
 }
 
 /*
@@ -140,9 +208,7 @@ int mlx5x_fw_take_pages(struct mlx5x_cmd *cmd, u16 func_id, u32 n,
 	out = kzalloc(outlen, GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_MANAGE_PAGES, MLX5X_PAGES_TAKE);
-	MLX5X_SET(in, MLX5X_PAGES_IN_FUNCTION_ID, func_id);
-	MLX5X_SET(in, MLX5X_PAGES_IN_INPUT_NUM_ENTRIES, n);
+	fw_manage_pages_in(in, MLX5X_PAGES_TAKE, func_id, n);
 	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, outlen);
 	if (err)
 		goto out;
@@ -198,7 +264,6 @@ int mlx5x_fw_query_hca_cap(struct mlx5x_cmd *cmd, u8 type, u8 mode,
 int mlx5x_fw_set_hca_cap(struct mlx5x_cmd *cmd, u8 type, const void *cap)
 {
 	size_t inlen = MLX5X_SET_HCA_CAP_IN_LEN;
-	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	void *in;
 	int err;
 
@@ -207,24 +272,23 @@ int mlx5x_fw_set_hca_cap(struct mlx5x_cmd *cmd, u8 type, const void *cap)
 		return -ENOMEM;
 	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_SET_HCA_CAP, type << 1);
 	memcpy(in + MLX5X_SET_HCA_CAP_IN_CAP_OFF, cap, MLX5X_HCA_CAP_LEN);
-	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
+	err = mlx5x_cmd_exec_in(cmd, in, inlen);
 	kfree(in);
 	return err;
 }
 
 int mlx5x_fw_init_hca(struct mlx5x_cmd *cmd)
 {
-	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 	__be32 in[MLX5X_INIT_HCA_IN_LEN / 4] = {};
 
 	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_INIT_HCA, 0);
-	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	return mlx5x_cmd_exec_in(cmd, in, sizeof(in));
 }
 
 /* Graceful teardown (profile 0). */
 int mlx5x_fw_teardown_hca(struct mlx5x_cmd *cmd)
 {
-	return fw_simple(cmd, MLX5X_CMD_OP_TEARDOWN_HCA, 0);
+	return mlx5x_fw_exec_id(cmd, MLX5X_CMD_OP_TEARDOWN_HCA, 0);
 }
 
 /*
@@ -255,25 +319,12 @@ int mlx5x_fw_query_adapter_psid(struct mlx5x_cmd *cmd, char *psid,
 
 int mlx5x_fw_alloc_uar(struct mlx5x_cmd *cmd, u32 *index)
 {
-	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-	int err;
-
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_ALLOC_UAR, 0);
-	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
-	if (!err)
-		*index = MLX5X_GET(out, MLX5X_ALLOC_UAR_OUT_UAR);
-	return err;
+	return mlx5x_fw_alloc_id(cmd, MLX5X_CMD_OP_ALLOC_UAR, index);
 }
 
 int mlx5x_fw_dealloc_uar(struct mlx5x_cmd *cmd, u32 index)
 {
-	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_DEALLOC_UAR, 0);
-	MLX5X_SET(in, MLX5X_DEALLOC_UAR_IN_UAR, index);
-	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	return mlx5x_fw_exec_id(cmd, MLX5X_CMD_OP_DEALLOC_UAR, index);
 }
 
 /* One PAS entry per 4 KiB page of the ring. */
@@ -327,22 +378,12 @@ int mlx5x_fw_create_eq(struct mlx5x_cmd *cmd,
 
 int mlx5x_fw_destroy_eq(struct mlx5x_cmd *cmd, u8 eqn)
 {
-	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_DESTROY_EQ, 0);
-	MLX5X_SET(in, MLX5X_DESTROY_EQ_IN_EQ_NUMBER, eqn);
-	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	return mlx5x_fw_exec_id(cmd, MLX5X_CMD_OP_DESTROY_EQ, eqn);
 }
 
 int mlx5x_fw_destroy_cq(struct mlx5x_cmd *cmd, u32 cqn)
 {
-	__be32 out[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_DESTROY_CQ, 0);
-	MLX5X_SET(in, MLX5X_CQ_IN_CQN, cqn);
-	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	return mlx5x_fw_exec_id(cmd, MLX5X_CMD_OP_DESTROY_CQ, cqn);
 }
 
 void mlx5x_caps_decode(const void *cap, struct mlx5x_caps *caps)

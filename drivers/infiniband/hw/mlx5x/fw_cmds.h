@@ -53,6 +53,10 @@ struct mlx5x_eq_params {
 /* The largest number of PAS entries one MANAGE_PAGES carries. */
 #define MLX5X_MANAGE_PAGES_MAX	512
 
+int mlx5x_fw_exec_id(struct mlx5x_cmd *cmd, u16 opcode, u32 id);
+int mlx5x_fw_exec_new_id(struct mlx5x_cmd *cmd, const void *in, size_t inlen,
+			 u32 *id);
+int mlx5x_fw_alloc_id(struct mlx5x_cmd *cmd, u16 opcode, u32 *id);
 int mlx5x_fw_enable_hca(struct mlx5x_cmd *cmd);
 int mlx5x_fw_disable_hca(struct mlx5x_cmd *cmd);
 int mlx5x_fw_query_issi(struct mlx5x_cmd *cmd, u32 *supported);

@@ -11,10 +11,13 @@
  * The SRQ and XRC SRQ commands share the SRQ context layout; the RMP
  * commands describe the same queue as a work queue, whose stride and
  * size are logs of bytes and WQEs and whose page offset has five bits.
+ * One table (fw_srq_forms) names the commands of each form; the verbs
+ * call mlx5x_fw_srq_*() with the form and never pick a command.
  */
 #include <linux/slab.h>
 
 #include "cmd.h"
+#include "fw_cmds.h"
 #include "fw_verbs.h"
 
 /* ---- SRQ context form (CREATE_SRQ, CREATE_XRC_SRQ) ---- */
@@ -33,124 +36,95 @@ void mlx5x_srqc_encode(void *srqc, const struct mlx5x_srq_params *p)
 	mlx5x_fw_set64(srqc, MLX5X_SRQC_DBR_ADDR_OFF, p->dbr);
 }
 
-static int fw_srqc_create(struct mlx5x_cmd *cmd, u16 opcode,
-			  const struct mlx5x_srq_params *p, bool uidx,
-			  u32 *srqn)
+/**
+ * struct fw_srq_ops - the commands of one firmware form of an SRQ
+ * @create: CREATE_SRQ, CREATE_XRC_SRQ or CREATE_RMP
+ * @destroy: its DESTROY
+ * @query: its QUERY
+ * @arm: what sets the limit and arms its event: ARM_RQ, ARM_XRC_SRQ, or
+ *	MODIFY_RMP (ready to ready, the limit only)
+ * @arm_op_mod: op_mod of @arm
+ * @rmp: the work queue (RMP) layout, else the SRQ context
+ * @uidx: the context carries the user index (XRC SRQ)
+ */
+struct fw_srq_ops {
+	u16 create;
+	u16 destroy;
+	u16 query;
+	u16 arm;
+	u16 arm_op_mod;
+	bool rmp;
+	bool uidx;
+};
+
+static const struct fw_srq_ops fw_srq_forms[] = {
+	[MLX5X_SRQ_FORM_SRQ] = {
+		.create = MLX5X_CMD_OP_CREATE_SRQ,
+		.destroy = MLX5X_CMD_OP_DESTROY_SRQ,
+		.query = MLX5X_CMD_OP_QUERY_SRQ,
+		.arm = MLX5X_CMD_OP_ARM_RQ,
+		.arm_op_mod = MLX5X_ARM_RQ_OPMOD_SRQ,
+	},
+	[MLX5X_SRQ_FORM_XRC_SRQ] = {
+		.create = MLX5X_CMD_OP_CREATE_XRC_SRQ,
+		.destroy = MLX5X_CMD_OP_DESTROY_XRC_SRQ,
+		.query = MLX5X_CMD_OP_QUERY_XRC_SRQ,
+		.arm = MLX5X_CMD_OP_ARM_XRC_SRQ,
+		.arm_op_mod = MLX5X_ARM_XRC_SRQ_OPMOD_XRC_SRQ,
+		.uidx = true,
+	},
+	[MLX5X_SRQ_FORM_RMP] = {
+		.create = MLX5X_CMD_OP_CREATE_RMP,
+		.destroy = MLX5X_CMD_OP_DESTROY_RMP,
+		.query = MLX5X_CMD_OP_QUERY_RMP,
+		.arm = MLX5X_CMD_OP_MODIFY_RMP,
+		.rmp = true,
+	},
+};
+
+static const struct fw_srq_ops *fw_srq_ops(enum mlx5x_srq_form form)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
-	size_t inlen;
+	return &fw_srq_forms[form];
+}
+
+/* ---- SRQ context form (CREATE_SRQ, CREATE_XRC_SRQ) ---- */
+
+static void *fw_srqc_box(const struct fw_srq_ops *ops,
+			 const struct mlx5x_srq_params *p, size_t *inlen)
+{
 	void *srqc;
 	void *in;
-	int err;
 
-	in = mlx5x_fw_pas_box(opcode, MLX5X_CREATE_SRQ_IN_LEN,
+	in = mlx5x_fw_pas_box(ops->create, MLX5X_CREATE_SRQ_IN_LEN,
 			      MLX5X_CREATE_SRQ_IN_PAS_OFF, &p->pas, p->pas.n,
-			      &inlen);
+			      inlen);
 	if (!in)
-		return -ENOMEM;
+		return NULL;
 	srqc = in + MLX5X_CREATE_SRQ_IN_SRQC_OFF;
 	mlx5x_srqc_encode(srqc, p);
-	if (uidx)
+	if (ops->uidx)
 		MLX5X_SET(srqc, MLX5X_XRC_SRQC_USER_INDEX, p->user_index);
-	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
-	if (!err)
-		*srqn = MLX5X_GET(out, MLX5X_CREATE_SRQ_OUT_SRQN);
-	kvfree(in);
-	return err;
+	return in;
 }
 
-/* DESTROY_SRQ, DESTROY_XRC_SRQ, DESTROY_RMP: header and number */
-static int fw_srq_destroy(struct mlx5x_cmd *cmd, u16 opcode, u32 srqn)
+static void fw_srqc_state(const void *out, struct mlx5x_srq_state *st)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
-	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
+	const void *srqc = out + MLX5X_QUERY_SRQ_OUT_SRQC_OFF;
 
-	mlx5x_cmd_in_hdr(in, opcode, 0);
-	MLX5X_SET(in, MLX5X_SRQ_IN_SRQN, srqn);
-	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
-}
-
-static int fw_srqc_query(struct mlx5x_cmd *cmd, u16 opcode, u32 srqn,
-			 struct mlx5x_srq_state *st)
-{
-	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-	const void *srqc;
-	void *out;
-	int err;
-
-	out = kzalloc(MLX5X_QUERY_SRQ_OUT_LEN, GFP_KERNEL);
-	if (!out)
-		return -ENOMEM;
-	mlx5x_cmd_in_hdr(in, opcode, 0);
-	MLX5X_SET(in, MLX5X_SRQ_IN_SRQN, srqn);
-	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, MLX5X_QUERY_SRQ_OUT_LEN);
-	if (!err) {
-		srqc = out + MLX5X_QUERY_SRQ_OUT_SRQC_OFF;
-		st->lwm = MLX5X_GET(srqc, MLX5X_SRQC_LWM);
-		st->err = MLX5X_GET(srqc, MLX5X_SRQC_STATE) !=
-			  MLX5X_SRQC_STATE_GOOD;
-	}
-	kfree(out);
-	return err;
+	st->lwm = MLX5X_GET(srqc, MLX5X_SRQC_LWM);
+	st->err = MLX5X_GET(srqc, MLX5X_SRQC_STATE) != MLX5X_SRQC_STATE_GOOD;
 }
 
 /* ARM_RQ (op_mod SRQ) and ARM_XRC_SRQ share their input layout. */
-static int fw_srqc_arm(struct mlx5x_cmd *cmd, u16 opcode, u16 op_mod,
+static int fw_srqc_arm(struct mlx5x_cmd *cmd, const struct fw_srq_ops *ops,
 		       u32 srqn, u16 lwm)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
 	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
 
-	mlx5x_cmd_in_hdr(in, opcode, op_mod);
+	mlx5x_cmd_in_hdr(in, ops->arm, ops->arm_op_mod);
 	MLX5X_SET(in, MLX5X_SRQ_IN_SRQN, srqn);
 	MLX5X_SET(in, MLX5X_ARM_RQ_IN_LWM, lwm);
-	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
-}
-
-int mlx5x_fw_create_srq(struct mlx5x_cmd *cmd,
-			const struct mlx5x_srq_params *p, u32 *srqn)
-{
-	return fw_srqc_create(cmd, MLX5X_CMD_OP_CREATE_SRQ, p, false, srqn);
-}
-
-int mlx5x_fw_destroy_srq(struct mlx5x_cmd *cmd, u32 srqn)
-{
-	return fw_srq_destroy(cmd, MLX5X_CMD_OP_DESTROY_SRQ, srqn);
-}
-
-int mlx5x_fw_query_srq(struct mlx5x_cmd *cmd, u32 srqn,
-		       struct mlx5x_srq_state *st)
-{
-	return fw_srqc_query(cmd, MLX5X_CMD_OP_QUERY_SRQ, srqn, st);
-}
-
-int mlx5x_fw_arm_rq(struct mlx5x_cmd *cmd, u32 srqn, u16 lwm)
-{
-	return fw_srqc_arm(cmd, MLX5X_CMD_OP_ARM_RQ, MLX5X_ARM_RQ_OPMOD_SRQ,
-			   srqn, lwm);
-}
-
-int mlx5x_fw_create_xrc_srq(struct mlx5x_cmd *cmd,
-			    const struct mlx5x_srq_params *p, u32 *srqn)
-{
-	return fw_srqc_create(cmd, MLX5X_CMD_OP_CREATE_XRC_SRQ, p, true, srqn);
-}
-
-int mlx5x_fw_destroy_xrc_srq(struct mlx5x_cmd *cmd, u32 srqn)
-{
-	return fw_srq_destroy(cmd, MLX5X_CMD_OP_DESTROY_XRC_SRQ, srqn);
-}
-
-int mlx5x_fw_query_xrc_srq(struct mlx5x_cmd *cmd, u32 srqn,
-			   struct mlx5x_srq_state *st)
-{
-	return fw_srqc_query(cmd, MLX5X_CMD_OP_QUERY_XRC_SRQ, srqn, st);
-}
-
-int mlx5x_fw_arm_xrc_srq(struct mlx5x_cmd *cmd, u32 srqn, u16 lwm)
-{
-	return fw_srqc_arm(cmd, MLX5X_CMD_OP_ARM_XRC_SRQ,
-			   MLX5X_ARM_XRC_SRQ_OPMOD_XRC_SRQ, srqn, lwm);
+	return mlx5x_cmd_exec_in(cmd, in, sizeof(in));
 }
 
 /* ---- RMP form (basic SRQs at ISSI 1) ---- */
@@ -167,63 +141,33 @@ void mlx5x_rmp_wq_encode(void *wq, const struct mlx5x_srq_params *p)
 	MLX5X_SET(wq, MLX5X_WQ_LOG_SZ, p->log_size);
 }
 
-int mlx5x_fw_create_rmp(struct mlx5x_cmd *cmd,
-			const struct mlx5x_srq_params *p, u32 *rmpn)
+static void *fw_rmp_box(const struct mlx5x_srq_params *p, size_t *inlen)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
-	size_t inlen;
 	void *rmpc;
 	void *in;
-	int err;
 
 	in = mlx5x_fw_pas_box(MLX5X_CMD_OP_CREATE_RMP, MLX5X_CREATE_RMP_IN_LEN,
 			      MLX5X_CREATE_RMP_IN_PAS_OFF, &p->pas, p->pas.n,
-			      &inlen);
+			      inlen);
 	if (!in)
-		return -ENOMEM;
+		return NULL;
 	rmpc = in + MLX5X_RMP_CMD_RMPC_OFF;
 	MLX5X_SET(rmpc, MLX5X_RMPC_STATE, MLX5X_RMPC_STATE_RDY);
 	mlx5x_rmp_wq_encode(rmpc + MLX5X_RMPC_WQ_OFF, p);
-	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
-	if (!err)
-		*rmpn = MLX5X_GET(out, MLX5X_CREATE_RMP_OUT_RMPN);
-	kvfree(in);
-	return err;
+	return in;
 }
 
-int mlx5x_fw_destroy_rmp(struct mlx5x_cmd *cmd, u32 rmpn)
+static void fw_rmp_state(const void *out, struct mlx5x_srq_state *st)
 {
-	return fw_srq_destroy(cmd, MLX5X_CMD_OP_DESTROY_RMP, rmpn);
-}
+	const void *rmpc = out + MLX5X_RMP_CMD_RMPC_OFF;
 
-int mlx5x_fw_query_rmp(struct mlx5x_cmd *cmd, u32 rmpn,
-		       struct mlx5x_srq_state *st)
-{
-	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-	const void *rmpc;
-	void *out;
-	int err;
-
-	out = kzalloc(MLX5X_QUERY_RMP_OUT_LEN, GFP_KERNEL);
-	if (!out)
-		return -ENOMEM;
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_QUERY_RMP, 0);
-	MLX5X_SET(in, MLX5X_RMP_IN_RMPN, rmpn);
-	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, MLX5X_QUERY_RMP_OUT_LEN);
-	if (!err) {
-		rmpc = out + MLX5X_RMP_CMD_RMPC_OFF;
-		st->lwm = MLX5X_GET(rmpc + MLX5X_RMPC_WQ_OFF, MLX5X_WQ_LWM);
-		st->err = MLX5X_GET(rmpc, MLX5X_RMPC_STATE) !=
-			  MLX5X_RMPC_STATE_RDY;
-	}
-	kfree(out);
-	return err;
+	st->lwm = MLX5X_GET(rmpc + MLX5X_RMPC_WQ_OFF, MLX5X_WQ_LWM);
+	st->err = MLX5X_GET(rmpc, MLX5X_RMPC_STATE) != MLX5X_RMPC_STATE_RDY;
 }
 
 /* Ready to ready, changing only the limit (which arms the event). */
-int mlx5x_fw_modify_rmp_lwm(struct mlx5x_cmd *cmd, u32 rmpn, u16 lwm)
+static int fw_rmp_arm(struct mlx5x_cmd *cmd, u32 rmpn, u16 lwm)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
 	void *rmpc;
 	void *in;
 	int err;
@@ -239,8 +183,77 @@ int mlx5x_fw_modify_rmp_lwm(struct mlx5x_cmd *cmd, u32 rmpn, u16 lwm)
 	rmpc = in + MLX5X_RMP_CMD_RMPC_OFF;
 	MLX5X_SET(rmpc, MLX5X_RMPC_STATE, MLX5X_RMPC_STATE_RDY);
 	MLX5X_SET(rmpc + MLX5X_RMPC_WQ_OFF, MLX5X_WQ_LWM, lwm);
-	err = mlx5x_cmd_exec(cmd, in, MLX5X_MODIFY_RMP_IN_LEN, out,
-			     sizeof(out));
+	err = mlx5x_cmd_exec_in(cmd, in, MLX5X_MODIFY_RMP_IN_LEN);
 	kfree(in);
 	return err;
+}
+
+/* ---- any form ---- */
+
+/*
+ * The SRQ's number is at one place in the input of every form's
+ * commands: the SRQ context form's name serves.
+ */
+static_assert(MLX5X_SRQ_IN_SRQN_OFF == MLX5X_RMP_IN_RMPN_OFF);
+static_assert(MLX5X_SRQ_IN_SRQN_MASK == MLX5X_RMP_IN_RMPN_MASK);
+
+/* Also for the device's reserved SRQs (devr.c). */
+int mlx5x_fw_srq_create(struct mlx5x_cmd *cmd, enum mlx5x_srq_form form,
+			const struct mlx5x_srq_params *p, u32 *srqn)
+{
+	const struct fw_srq_ops *ops = fw_srq_ops(form);
+	size_t inlen;
+	void *in;
+	int err;
+
+	in = ops->rmp ? fw_rmp_box(p, &inlen) : fw_srqc_box(ops, p, &inlen);
+	if (!in)
+		return -ENOMEM;
+	err = mlx5x_fw_exec_new_id(cmd, in, inlen, srqn);
+	kvfree(in);
+	return err;
+}
+
+int mlx5x_fw_srq_destroy(struct mlx5x_cmd *cmd, enum mlx5x_srq_form form,
+			 u32 srqn)
+{
+	return mlx5x_fw_exec_id(cmd, fw_srq_ops(form)->destroy, srqn);
+}
+
+int mlx5x_fw_srq_query(struct mlx5x_cmd *cmd, enum mlx5x_srq_form form,
+		       u32 srqn, struct mlx5x_srq_state *st)
+{
+	const struct fw_srq_ops *ops = fw_srq_ops(form);
+	size_t outlen = ops->rmp ? MLX5X_QUERY_RMP_OUT_LEN :
+				   MLX5X_QUERY_SRQ_OUT_LEN;
+	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
+	void *out;
+	int err;
+
+	out = kzalloc(outlen, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	mlx5x_cmd_in_hdr(in, ops->query, 0);
+	MLX5X_SET(in, MLX5X_SRQ_IN_SRQN, srqn);
+	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, outlen);
+	if (err)
+		goto out;
+	if (ops->rmp)
+		fw_rmp_state(out, st);
+	else
+		fw_srqc_state(out, st);
+out:
+	kfree(out);
+	return err;
+}
+
+/* Set the limit and arm the limit event. */
+int mlx5x_fw_srq_arm(struct mlx5x_cmd *cmd, enum mlx5x_srq_form form,
+		     u32 srqn, u16 lwm)
+{
+	const struct fw_srq_ops *ops = fw_srq_ops(form);
+
+	if (ops->rmp)
+		return fw_rmp_arm(cmd, srqn, lwm);
+	return fw_srqc_arm(cmd, ops, srqn, lwm);
 }

@@ -350,25 +350,12 @@ int mlx5x_fw_query_vport_counters(struct mlx5x_cmd *cmd, u8 port,
 
 int mlx5x_fw_alloc_pd(struct mlx5x_cmd *cmd, u32 *pdn)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
-	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-	int err;
-
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_ALLOC_PD, 0);
-	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
-	if (!err)
-		*pdn = MLX5X_GET(out, MLX5X_ALLOC_PD_OUT_PD);
-	return err;
+	return mlx5x_fw_alloc_id(cmd, MLX5X_CMD_OP_ALLOC_PD, pdn);
 }
 
 int mlx5x_fw_dealloc_pd(struct mlx5x_cmd *cmd, u32 pdn)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
-	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_DEALLOC_PD, 0);
-	MLX5X_SET(in, MLX5X_DEALLOC_PD_IN_PD, pdn);
-	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	return mlx5x_fw_exec_id(cmd, MLX5X_CMD_OP_DEALLOC_PD, pdn);
 }
 
 /* ---- page lists ---- */
@@ -461,7 +448,6 @@ static void *fw_pas_box(u16 opcode, size_t base, unsigned int pas_off,
 int mlx5x_fw_create_mkey(struct mlx5x_cmd *cmd,
 			 const struct mlx5x_mkey_params *p, u32 *index)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
 	size_t inlen;
 	void *in;
 	int err;
@@ -475,21 +461,14 @@ int mlx5x_fw_create_mkey(struct mlx5x_cmd *cmd,
 	mlx5x_mkc_encode(in + MLX5X_CREATE_MKEY_IN_MKC_OFF, p);
 	*(__be32 *)(in + MLX5X_CREATE_MKEY_IN_TRANSLATIONS_ACTUAL_OFF) =
 		cpu_to_be32(DIV_ROUND_UP(p->pas.n, 2));
-	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
-	if (!err)
-		*index = MLX5X_GET(out, MLX5X_CREATE_MKEY_OUT_MKEY_INDEX);
+	err = mlx5x_fw_exec_new_id(cmd, in, inlen, index);
 	kvfree(in);
 	return err;
 }
 
 int mlx5x_fw_destroy_mkey(struct mlx5x_cmd *cmd, u32 index)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
-	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_DESTROY_MKEY, 0);
-	MLX5X_SET(in, MLX5X_DESTROY_MKEY_IN_MKEY_INDEX, index);
-	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	return mlx5x_fw_exec_id(cmd, MLX5X_CMD_OP_DESTROY_MKEY, index);
 }
 
 /* ---- completion queues ---- */
@@ -515,7 +494,6 @@ void mlx5x_cqc_encode(void *cqc, const struct mlx5x_cq_params *p)
 int mlx5x_fw_create_cq(struct mlx5x_cmd *cmd,
 		       const struct mlx5x_cq_params *p, u32 *cqn)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
 	size_t inlen;
 	void *in;
 	int err;
@@ -525,9 +503,7 @@ int mlx5x_fw_create_cq(struct mlx5x_cmd *cmd,
 	if (!in)
 		return -ENOMEM;
 	mlx5x_cqc_encode(in + MLX5X_CREATE_CQ_IN_CQC_OFF, p);
-	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
-	if (!err)
-		*cqn = MLX5X_GET(out, MLX5X_CREATE_CQ_OUT_CQN);
+	err = mlx5x_fw_exec_new_id(cmd, in, inlen, cqn);
 	kvfree(in);
 	return err;
 }
@@ -617,7 +593,6 @@ void mlx5x_qpc_create_encode(void *qpc, const struct mlx5x_qp_params *p)
 int mlx5x_fw_create_qp(struct mlx5x_cmd *cmd,
 		       const struct mlx5x_qp_params *p, u32 *qpn)
 {
-	__be32 out[MLX5X_CREATE_QP_OUT_LEN / 4] = {};
 	size_t inlen;
 	void *in;
 	int err;
@@ -627,9 +602,7 @@ int mlx5x_fw_create_qp(struct mlx5x_cmd *cmd,
 	if (!in)
 		return -ENOMEM;
 	mlx5x_qpc_create_encode(in + MLX5X_QP_IN_QPC_OFF, p);
-	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
-	if (!err)
-		*qpn = MLX5X_GET(out, MLX5X_CREATE_QP_OUT_QPN);
+	err = mlx5x_fw_exec_new_id(cmd, in, inlen, qpn);
 	kvfree(in);
 	return err;
 }
@@ -773,7 +746,6 @@ int mlx5x_fw_modify_qp(struct mlx5x_cmd *cmd, u16 opcode, u32 qpn,
 		       u32 optpar, const struct mlx5x_qp_mod *m)
 {
 	size_t inlen = m ? MLX5X_QP_MODIFY_IN_LEN : MLX5X_CMD_HDR_IN_LEN;
-	__be32 out[MLX5X_QP_MODIFY_OUT_LEN / 4] = {};
 	void *in;
 	int err;
 
@@ -787,7 +759,7 @@ int mlx5x_fw_modify_qp(struct mlx5x_cmd *cmd, u16 opcode, u32 qpn,
 			cpu_to_be32(optpar);
 		mlx5x_qpc_mod_encode(in + MLX5X_QP_IN_QPC_OFF, m);
 	}
-	err = mlx5x_cmd_exec(cmd, in, inlen, out, sizeof(out));
+	err = mlx5x_cmd_exec_in(cmd, in, inlen);
 	kfree(in);
 	return err;
 }
@@ -812,12 +784,7 @@ int mlx5x_fw_query_qp(struct mlx5x_cmd *cmd, u32 qpn, struct mlx5x_qp_mod *m)
 
 int mlx5x_fw_destroy_qp(struct mlx5x_cmd *cmd, u32 qpn)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
-	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_DESTROY_QP, 0);
-	MLX5X_SET(in, MLX5X_QP_IN_QPN, qpn);
-	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	return mlx5x_fw_exec_id(cmd, MLX5X_CMD_OP_DESTROY_QP, qpn);
 }
 
 /* ---- box helpers for fw_srq.c ---- */
@@ -843,23 +810,10 @@ u8 mlx5x_fw_log_page_size(unsigned long pgsz)
 
 int mlx5x_fw_alloc_xrcd(struct mlx5x_cmd *cmd, u32 *xrcdn)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
-	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-	int err;
-
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_ALLOC_XRCD, 0);
-	err = mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
-	if (!err)
-		*xrcdn = MLX5X_GET(out, MLX5X_ALLOC_XRCD_OUT_XRCD);
-	return err;
+	return mlx5x_fw_alloc_id(cmd, MLX5X_CMD_OP_ALLOC_XRCD, xrcdn);
 }
 
 int mlx5x_fw_dealloc_xrcd(struct mlx5x_cmd *cmd, u32 xrcdn)
 {
-	__be32 out[MLX5X_CMD_HDR_OUT_LEN / 4] = {};
-	__be32 in[MLX5X_CMD_HDR_IN_LEN / 4] = {};
-
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_DEALLOC_XRCD, 0);
-	MLX5X_SET(in, MLX5X_DEALLOC_XRCD_IN_XRCD, xrcdn);
-	return mlx5x_cmd_exec(cmd, in, sizeof(in), out, sizeof(out));
+	return mlx5x_fw_exec_id(cmd, MLX5X_CMD_OP_DEALLOC_XRCD, xrcdn);
 }

@@ -368,6 +368,13 @@ struct mlx5x_qp_params {
 	struct mlx5x_pas pas;
 };
 
+/* Firmware form of an SRQ, by ISSI and SRQ type. */
+enum mlx5x_srq_form {
+	MLX5X_SRQ_FORM_SRQ,	/* ISSI 0: CREATE_SRQ, basic or XRC */
+	MLX5X_SRQ_FORM_XRC_SRQ,	/* ISSI 1: CREATE_XRC_SRQ */
+	MLX5X_SRQ_FORM_RMP,	/* ISSI 1: CREATE_RMP, basic */
+};
+
 /**
  * struct mlx5x_srq_params - CREATE_SRQ, CREATE_XRC_SRQ or CREATE_RMP
  * @log_size: log2 of the number of WQEs
@@ -456,25 +463,15 @@ int mlx5x_fw_query_qp(struct mlx5x_cmd *cmd, u32 qpn,
 int mlx5x_fw_destroy_qp(struct mlx5x_cmd *cmd, u32 qpn);
 int mlx5x_fw_alloc_xrcd(struct mlx5x_cmd *cmd, u32 *xrcdn);
 int mlx5x_fw_dealloc_xrcd(struct mlx5x_cmd *cmd, u32 xrcdn);
-/* fw_srq.c: ISSI 0 SRQs, ISSI 1 XRC SRQs, ISSI 1 RMPs (basic SRQs) */
-int mlx5x_fw_create_srq(struct mlx5x_cmd *cmd,
+/* fw_srq.c: any firmware form of an SRQ */
+int mlx5x_fw_srq_create(struct mlx5x_cmd *cmd, enum mlx5x_srq_form form,
 			const struct mlx5x_srq_params *p, u32 *srqn);
-int mlx5x_fw_destroy_srq(struct mlx5x_cmd *cmd, u32 srqn);
-int mlx5x_fw_query_srq(struct mlx5x_cmd *cmd, u32 srqn,
-		       struct mlx5x_srq_state *st);
-int mlx5x_fw_arm_rq(struct mlx5x_cmd *cmd, u32 srqn, u16 lwm);
-int mlx5x_fw_create_xrc_srq(struct mlx5x_cmd *cmd,
-			    const struct mlx5x_srq_params *p, u32 *srqn);
-int mlx5x_fw_destroy_xrc_srq(struct mlx5x_cmd *cmd, u32 srqn);
-int mlx5x_fw_query_xrc_srq(struct mlx5x_cmd *cmd, u32 srqn,
-			   struct mlx5x_srq_state *st);
-int mlx5x_fw_arm_xrc_srq(struct mlx5x_cmd *cmd, u32 srqn, u16 lwm);
-int mlx5x_fw_create_rmp(struct mlx5x_cmd *cmd,
-			const struct mlx5x_srq_params *p, u32 *rmpn);
-int mlx5x_fw_destroy_rmp(struct mlx5x_cmd *cmd, u32 rmpn);
-int mlx5x_fw_query_rmp(struct mlx5x_cmd *cmd, u32 rmpn,
-		       struct mlx5x_srq_state *st);
-int mlx5x_fw_modify_rmp_lwm(struct mlx5x_cmd *cmd, u32 rmpn, u16 lwm);
+int mlx5x_fw_srq_destroy(struct mlx5x_cmd *cmd, enum mlx5x_srq_form form,
+			 u32 srqn);
+int mlx5x_fw_srq_query(struct mlx5x_cmd *cmd, enum mlx5x_srq_form form,
+		       u32 srqn, struct mlx5x_srq_state *st);
+int mlx5x_fw_srq_arm(struct mlx5x_cmd *cmd, enum mlx5x_srq_form form,
+		     u32 srqn, u16 lwm);
 
 /* Box helpers of fw_verbs.c shared with fw_srq.c. */
 void mlx5x_fw_set64(void *buf, size_t off, u64 v);

@@ -107,12 +107,19 @@ int mlx5x_hca_enable(struct mlx5x_dev *mdev)
 	return mlx5x_fw_enable_hca(&to_hca(mdev)->cmd);
 }
 
-void mlx5x_hca_disable(struct mlx5x_dev *mdev)
+/* A teardown command: a failure leaves nothing to undo, only to report. */
+static void hca_teardown_cmd(struct mlx5x_dev *mdev,
+			     int (*fw)(struct mlx5x_cmd *cmd), const char *name)
 {
-	int err = mlx5x_fw_disable_hca(&to_hca(mdev)->cmd);
+	int err = fw(&to_hca(mdev)->cmd);
 
 	if (err)
-		dev_warn(mlx5x_to_dev(mdev), "DISABLE_HCA failed: %d\n", err);
+		dev_warn(mlx5x_to_dev(mdev), "%s failed: %d\n", name, err);
+}
+
+void mlx5x_hca_disable(struct mlx5x_dev *mdev)
+{
+	hca_teardown_cmd(mdev, mlx5x_fw_disable_hca, "DISABLE_HCA");
 }
 
 /* ISSI 1 if the firmware offers it, else 0 (also when it cannot say). */
@@ -269,10 +276,7 @@ int mlx5x_hca_init(struct mlx5x_dev *mdev)
 
 void mlx5x_hca_teardown(struct mlx5x_dev *mdev)
 {
-	int err = mlx5x_fw_teardown_hca(&to_hca(mdev)->cmd);
-
-	if (err)
-		dev_warn(mlx5x_to_dev(mdev), "TEARDOWN_HCA failed: %d\n", err);
+	hca_teardown_cmd(mdev, mlx5x_fw_teardown_hca, "TEARDOWN_HCA");
 }
 
 /* What the rest of the driver sizes itself from. */

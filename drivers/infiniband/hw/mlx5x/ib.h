@@ -30,6 +30,7 @@
 #include "cq_table.h"
 #include "fw_verbs.h"
 #include "hw.h"
+#include "res_table.h"
 #include "uar.h"
 
 struct mlx5x_dev;
@@ -82,13 +83,6 @@ struct mlx5x_ib_stats {
 	atomic64_t mmap_err;
 };
 
-/* Firmware form of an SRQ, by ISSI and SRQ type. */
-enum mlx5x_srq_form {
-	MLX5X_SRQ_FORM_SRQ,	/* ISSI 0: CREATE_SRQ, basic or XRC */
-	MLX5X_SRQ_FORM_XRC_SRQ,	/* ISSI 1: CREATE_XRC_SRQ */
-	MLX5X_SRQ_FORM_RMP,	/* ISSI 1: CREATE_RMP, basic */
-};
-
 /**
  * struct mlx5x_devr_srq - a reserved SRQ
  * @form: firmware command family it was created with
@@ -138,9 +132,8 @@ struct mlx5x_devr {
  * @pkey_tbl_len: P_Key table entries per port
  * @mkey_variant: low byte of the next memory key, so a freed and reused
  *	mkey index does not give the same lkey/rkey at once
- * @qps: QP number -> QP for async events; its lock is taken with
- *	interrupts off (the event handler runs in the EQ interrupt)
- * @srqs: SRQ number -> SRQ for async events; locked as @qps
+ * @qps: QP number -> QP for async events (res_table.h)
+ * @srqs: SRQ number -> SRQ for async events
  * @umr: the UMR queue (umr.h), NULL if it could not be created; set
  *	before registration, cleared after unregistration
  * @devr: reserved kernel objects (devr.c)
@@ -157,8 +150,8 @@ struct mlx5x_ib_dev {
 	u16 gid_tbl_len;
 	u16 pkey_tbl_len;
 	atomic_t mkey_variant;
-	struct xarray qps;
-	struct xarray srqs;
+	struct mlx5x_res_table qps;
+	struct mlx5x_res_table srqs;
 	struct mlx5x_umr *umr;
 	struct mlx5x_devr devr;
 	struct mlx5x_ib_stats stats;
@@ -354,8 +347,7 @@ struct mlx5x_qp_cur {
  * @sizes: work queue geometry
  * @cap: capabilities as created (query_qp reports them)
  * @sq_sig_type: signalling of the send queue, as created
- * @refcount: one for the QP table, one per async event in flight
- * @free: completed when @refcount drops to zero
+ * @res: the QP table's view: one reference per async event in flight
  * @lock: serializes modify_qp and query_qp; protects @state and @cur
  * @state: state after the last successful transition
  * @cur: what earlier transitions set that later ones build on
@@ -368,8 +360,7 @@ struct mlx5x_ib_qp {
 	struct mlx5x_qp_sizes sizes;
 	struct ib_qp_cap cap;
 	enum ib_sig_type sq_sig_type;
-	refcount_t refcount;
-	struct completion free;
+	struct mlx5x_res res;
 	struct mutex lock; /* state, cur, transitions */
 	enum ib_qp_state state;
 	struct mlx5x_qp_cur cur;
@@ -407,8 +398,7 @@ struct mlx5x_srq_sizes {
  * @form: firmware command family it was created with
  * @srqn: SRQ (or RMP) number
  * @sizes: geometry
- * @refcount: one for the SRQ table, one per async event in flight
- * @free: completed when @refcount drops to zero
+ * @res: the SRQ table's view: one reference per async event in flight
  * @lock: serializes arming the limit
  */
 struct mlx5x_ib_srq {
@@ -418,8 +408,7 @@ struct mlx5x_ib_srq {
 	enum mlx5x_srq_form form;
 	u32 srqn;
 	struct mlx5x_srq_sizes sizes;
-	refcount_t refcount;
-	struct completion free;
+	struct mlx5x_res res;
 	struct mutex lock; /* limit arming */
 };
 
@@ -500,6 +489,9 @@ int mlx5x_uq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_ucontext *uctx,
 		 u64 buf, size_t size, int access, u64 db_addr,
 		 struct mlx5x_uq *uq);
 void mlx5x_uq_unpin(struct mlx5x_ib_ucontext *uctx, struct mlx5x_uq *uq);
+int mlx5x_wq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_ucontext *uctx,
+		 u64 buf, size_t size, u64 db_addr, unsigned int max_off,
+		 struct mlx5x_uq *uq, struct mlx5x_pas *pas);
 extern const struct uapi_definition mlx5x_ib_uapi_defs[];
 
 /* pd.c */
@@ -544,10 +536,6 @@ int mlx5x_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
 int mlx5x_ib_alloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
 int mlx5x_ib_dealloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
 void mlx5x_ib_srq_event(struct mlx5x_ib_dev *dev, u8 type, u32 srqn);
-int mlx5x_srq_fw_create(struct mlx5x_ib_dev *dev, enum mlx5x_srq_form form,
-			const struct mlx5x_srq_params *p, u32 *srqn);
-int mlx5x_srq_fw_destroy(struct mlx5x_ib_dev *dev, enum mlx5x_srq_form form,
-			 u32 srqn);
 
 /* stats.c */
 struct rdma_hw_stats *mlx5x_ib_alloc_device_stats(struct ib_device *ibdev);

@@ -215,8 +215,9 @@ static int mlx5x_ib_query_port(struct ib_device *ibdev, u32 port,
 
 	err = mlx5x_fw_query_vport_ctx(dev->cmd, ib_vport_port(dev, port),
 				       &ctx);
-	if (!err)
-		err = mlx5x_fw_query_port_oper(dev->cmd, port, &oper);
+	if (err)
+		return err;
+	err = mlx5x_fw_query_port_oper(dev->cmd, port, &oper);
 	if (err)
 		return err;
 	props->state = ctx.port_state;
@@ -594,8 +595,8 @@ static void ib_setup_device(struct mlx5x_ib_dev *dev)
 		ib_set_device_ops(ibdev, &mlx5x_ib_mw_ops);
 	dev->uar_geom = mdev->hca.uar_geom;
 	dev->bar_start = pci_resource_start(mdev->pdev, 0);
-	xa_init_flags(&dev->qps, XA_FLAGS_LOCK_IRQ);
-	xa_init_flags(&dev->srqs, XA_FLAGS_LOCK_IRQ);
+	mlx5x_res_table_init(&dev->qps);
+	mlx5x_res_table_init(&dev->srqs);
 }
 
 /**
@@ -660,9 +661,7 @@ void mlx5x_ib_fini(struct mlx5x_dev *mdev)
 	ib_unregister_device(&dev->ibdev);
 	mlx5x_umr_fini(dev);
 	mlx5x_devr_fini(dev);
-	WARN_ON(!xa_empty(&dev->qps));
-	xa_destroy(&dev->qps);
-	WARN_ON(!xa_empty(&dev->srqs));
-	xa_destroy(&dev->srqs);
+	mlx5x_res_table_destroy(&dev->qps);
+	mlx5x_res_table_destroy(&dev->srqs);
 	ib_dealloc_device(&dev->ibdev);
 }

@@ -28,20 +28,31 @@
  */
 #define MLX5X_TRACE_DEV_LEN	16
 
-TRACE_EVENT(mlx5x_cmd_issue,
-	    TP_PROTO(const struct device *dev, u16 opcode, u16 op_mod, u8 slot),
-	    TP_ARGS(dev, opcode, op_mod, slot),
-	    TP_STRUCT__entry(__array(char, dev, MLX5X_TRACE_DEV_LEN)
-			     __field(u16, opcode)
-			     __field(u16, op_mod)
-			     __field(u8, slot)),
-	    TP_fast_assign(strscpy(__entry->dev, dev_name(dev),
-				   sizeof(__entry->dev));
-			   __entry->opcode = opcode;
-			   __entry->op_mod = op_mod;
-			   __entry->slot = slot;),
-	    TP_printk("%s opcode=0x%x op_mod=0x%x slot=%u", __entry->dev,
-		      __entry->opcode, __entry->op_mod, __entry->slot)
+/*
+ * A device and three small numbers: a command issued (opcode, op_mod,
+ * slot; the class's format) and an EQE consumed (EQ number, type, sub
+ * type; its own format) share the record.
+ */
+DECLARE_EVENT_CLASS(mlx5x_dev_3,
+		    TP_PROTO(const struct device *dev, u16 a, u16 b, u16 c),
+		    TP_ARGS(dev, a, b, c),
+		    TP_STRUCT__entry(__array(char, dev, MLX5X_TRACE_DEV_LEN)
+				     __field(u16, a)
+				     __field(u16, b)
+				     __field(u16, c)),
+		    TP_fast_assign(strscpy(__entry->dev, dev_name(dev),
+					   sizeof(__entry->dev));
+				   __entry->a = a;
+				   __entry->b = b;
+				   __entry->c = c;),
+		    TP_printk("%s opcode=0x%x op_mod=0x%x slot=%u", __entry->dev,
+			      __entry->a, __entry->b, __entry->c)
+);
+
+DEFINE_EVENT(mlx5x_dev_3, mlx5x_cmd_issue,
+	     TP_PROTO(const struct device *dev, u16 opcode, u16 op_mod,
+		      u16 slot),
+	     TP_ARGS(dev, opcode, op_mod, slot)
 );
 
 TRACE_EVENT(mlx5x_cmd_done,
@@ -69,20 +80,12 @@ TRACE_EVENT(mlx5x_cmd_done,
 		      __entry->usecs)
 );
 
-TRACE_EVENT(mlx5x_eqe,
-	    TP_PROTO(const struct device *dev, u8 eqn, u8 type, u8 sub_type),
-	    TP_ARGS(dev, eqn, type, sub_type),
-	    TP_STRUCT__entry(__array(char, dev, MLX5X_TRACE_DEV_LEN)
-			     __field(u8, eqn)
-			     __field(u8, type)
-			     __field(u8, sub_type)),
-	    TP_fast_assign(strscpy(__entry->dev, dev_name(dev),
-				   sizeof(__entry->dev));
-			   __entry->eqn = eqn;
-			   __entry->type = type;
-			   __entry->sub_type = sub_type;),
-	    TP_printk("%s eqn=%u type=0x%x sub_type=0x%x", __entry->dev,
-		      __entry->eqn, __entry->type, __entry->sub_type)
+DEFINE_EVENT_PRINT(mlx5x_dev_3, mlx5x_eqe,
+		   TP_PROTO(const struct device *dev, u16 eqn, u16 type,
+			    u16 sub_type),
+		   TP_ARGS(dev, eqn, type, sub_type),
+		   TP_printk("%s eqn=%u type=0x%x sub_type=0x%x", __entry->dev,
+			     __entry->a, __entry->b, __entry->c)
 );
 
 TRACE_EVENT(mlx5x_cq_notify,

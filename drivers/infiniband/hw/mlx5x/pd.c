@@ -239,21 +239,25 @@ static struct ib_mr *mr_rereg_in_place(struct mlx5x_ib_mr *mr,
 	int err;
 
 	err = mlx5x_mr_access(req->access, &dev->caps, &mkey_access);
-	if (!err && udata && udata->inlen &&
-	    !ib_is_udata_cleared(udata, 0, udata->inlen))
+	if (err)
+		goto err_out;
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen)) {
 		err = -EINVAL;
-	if (!err)
-		err = mlx5x_umr_rereg_pd_access(dev, mr->ibmr.lkey,
-						to_mpd(req->pd)->pdn,
-						mkey_access);
-	if (err) {
-		ibdev_dbg(&dev->ibdev, "rereg of mkey 0x%x in place: %d\n",
-			  mr->ibmr.lkey, err);
-		atomic64_inc(&dev->stats.mr_err);
-		return ERR_PTR(err);
+		goto err_out;
 	}
+	err = mlx5x_umr_rereg_pd_access(dev, mr->ibmr.lkey,
+					to_mpd(req->pd)->pdn, mkey_access);
+	if (err)
+		goto err_out;
 	mr->access = req->access;
 	return NULL;
+
+err_out:
+	ibdev_dbg(&dev->ibdev, "rereg of mkey 0x%x in place: %d\n",
+		  mr->ibmr.lkey, err);
+	atomic64_inc(&dev->stats.mr_err);
+	return ERR_PTR(err);
 }
 
 /*
@@ -373,10 +377,12 @@ int mlx5x_ib_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 	int err;
 
 	err = mw_read_req(udata, &req);
-	if (!err)
-		err = mlx5x_mw_check_req(&req, ibmw->type, &p.window_klms);
-	if (!err)
-		err = mlx5x_fw_create_mkey(dev->cmd, &p, &mw->index);
+	if (err)
+		goto err_out;
+	err = mlx5x_mw_check_req(&req, ibmw->type, &p.window_klms);
+	if (err)
+		goto err_out;
+	err = mlx5x_fw_create_mkey(dev->cmd, &p, &mw->index);
 	if (err)
 		goto err_out;
 	ibmw->rkey = mw->index << MLX5X_MKEY_INDEX_SHIFT | p.variant;

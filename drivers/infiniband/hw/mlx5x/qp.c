@@ -56,36 +56,20 @@
 
 static int qp_table_insert(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
 {
-	refcount_set(&qp->refcount, 1);
-	init_completion(&qp->free);
-	return xa_insert_irq(&dev->qps, qp->ibqp.qp_num, qp, GFP_KERNEL);
+	return mlx5x_res_insert(&dev->qps, qp->ibqp.qp_num, &qp->res);
 }
 
 /* Any context; the reference is taken under the lock removal takes. */
 struct mlx5x_ib_qp *mlx5x_qp_get(struct mlx5x_ib_dev *dev, u32 qpn)
 {
-	struct mlx5x_ib_qp *qp;
-	unsigned long flags;
+	struct mlx5x_res *res = mlx5x_res_get(&dev->qps, qpn);
 
-	xa_lock_irqsave(&dev->qps, flags);
-	qp = xa_load(&dev->qps, qpn);
-	if (qp)
-		refcount_inc(&qp->refcount);
-	xa_unlock_irqrestore(&dev->qps, flags);
-	return qp;
+	return res ? container_of(res, struct mlx5x_ib_qp, res) : NULL;
 }
 
 void mlx5x_qp_put(struct mlx5x_ib_qp *qp)
 {
-	if (refcount_dec_and_test(&qp->refcount))
-		complete(&qp->free);
-}
-
-/* Out of the table: no event handler runs on @qp once this returns. */
-static void qp_table_release(struct mlx5x_ib_qp *qp)
-{
-	mlx5x_qp_put(qp);
-	wait_for_completion(&qp->free);
+	mlx5x_res_put(&qp->res);
 }
 
 /* ---- creation ---- */
@@ -228,6 +212,35 @@ int mlx5x_wq_buf_pages(struct ib_umem *umem, unsigned int max_off,
 	return 0;
 }
 
+/**
+ * mlx5x_wq_pin() - pin a user work queue (QP or SRQ) and describe it
+ * @dev: device
+ * @uctx: context of the calling process
+ * @buf: user address of the WQE buffer
+ * @size: its length in bytes
+ * @db_addr: user address of the doorbell record
+ * @max_off: as for mlx5x_wq_buf_pages()
+ * @uq: filled on success; undo with mlx5x_uq_unpin()
+ * @pas: the buffer's page list on success
+ *
+ * Return: 0, or a negative errno with nothing held.
+ */
+int mlx5x_wq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_ucontext *uctx,
+		 u64 buf, size_t size, u64 db_addr, unsigned int max_off,
+		 struct mlx5x_uq *uq, struct mlx5x_pas *pas)
+{
+	int err;
+
+	/* the device only reads WQEs: no write access */
+	err = mlx5x_uq_pin(dev, uctx, buf, size, 0, db_addr, uq);
+	if (err)
+		return err;
+	err = mlx5x_wq_buf_pages(uq->umem, max_off, pas);
+	if (err)
+		mlx5x_uq_unpin(uctx, uq);
+	return err;
+}
+
 static int qp_read_req(struct ib_udata *udata, u8 cqe_version,
 		       struct mlx5_ib_create_qp *ucmd)
 {
@@ -323,16 +336,8 @@ static int qp_create_xrc_tgt(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 static int qp_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 		  const struct mlx5_ib_create_qp *ucmd, struct mlx5x_pas *pas)
 {
-	int err;
-
-	err = mlx5x_uq_pin(dev, qp->uctx, ucmd->buf_addr, qp->sizes.buf_size,
-			   0, ucmd->db_addr, &qp->uq);
-	if (err)
-		return err;
-	err = mlx5x_wq_buf_pages(qp->uq.umem, MLX5X_PAGE_OFFSET_MAX, pas);
-	if (err)
-		mlx5x_uq_unpin(qp->uctx, &qp->uq);
-	return err;
+	return mlx5x_wq_pin(dev, qp->uctx, ucmd->buf_addr, qp->sizes.buf_size,
+			    ucmd->db_addr, MLX5X_PAGE_OFFSET_MAX, &qp->uq, pas);
 }
 
 static void qp_unpin(struct mlx5x_ib_qp *qp)
@@ -424,8 +429,9 @@ static int qp_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 			  attr->srq ? &to_msrq(attr->srq)->srqn : NULL,
 			  sz->rq_wqe_cnt, &p);
 	err = mlx5x_qp_type_to_st(attr->qp_type, &p.st);
-	if (!err)
-		err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
+	if (err)
+		return err;
+	err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
 	if (err)
 		return err;
 	qp->ibqp.qp_num = qpn;
@@ -465,9 +471,16 @@ int mlx5x_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	struct mlx5x_pas pas = {};
 	int err;
 
+	/* set up before the QP number reaches the event path */
+	mutex_init(&qp->lock);
+	qp->state = IB_QPS_RESET;
 	/* the core creates XRC target QPs without driver data, for users too */
-	if (attr->qp_type == IB_QPT_XRC_TGT)
-		return qp_create_xrc_tgt(dev, qp, attr);
+	if (attr->qp_type == IB_QPT_XRC_TGT) {
+		err = qp_create_xrc_tgt(dev, qp, attr);
+		if (err)
+			mutex_destroy(&qp->lock);
+		return err;
+	}
 	err = udata ? mlx5x_qp_check_init_attr(attr, &dev->caps) : -EOPNOTSUPP;
 	if (err)
 		goto err_out;
@@ -475,9 +488,9 @@ int mlx5x_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	qp->uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ib_ucontext,
 					     ibuc);
 	err = qp_read_req(udata, qp->uctx->cqe_version, &ucmd);
-	if (!err)
-		err = mlx5x_qp_user_sizes(&ucmd, &attr->cap, &dev->caps,
-					  &qp->sizes);
+	if (err)
+		goto err_out;
+	err = mlx5x_qp_user_sizes(&ucmd, &attr->cap, &dev->caps, &qp->sizes);
 	if (err)
 		goto err_out;
 	qp->uar = mlx5x_uar_get(qp->uctx, ucmd.bfreg_index);
@@ -494,16 +507,14 @@ int mlx5x_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	err = qp_respond(udata);
 	if (err)
 		goto err_destroy;
-	mutex_init(&qp->lock);
-	qp->state = IB_QPS_RESET;
 	qp_set_caps(qp, attr);
 	return 0;
 
 err_destroy:
 	/* the core frees @qp: the table may not keep it, whatever happens */
 	if (qp_destroy_hw(dev, qp)) {
-		xa_erase_irq(&dev->qps, qp->ibqp.qp_num);
-		qp_table_release(qp);
+		mlx5x_res_remove(&dev->qps, qp->ibqp.qp_num);
+		mlx5x_res_release(&qp->res);
 	}
 err_unpin:
 	qp_unpin(qp);
@@ -514,6 +525,7 @@ err_out:
 		  attr->qp_type, attr->cap.max_send_wr, attr->cap.max_recv_wr,
 		  attr->cap.max_send_sge, attr->cap.max_recv_sge, err);
 	atomic64_inc(&dev->stats.qp_err);
+	mutex_destroy(&qp->lock);
 	return err;
 }
 
@@ -538,12 +550,12 @@ static int qp_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
 	int err;
 
 	mlx5x_fw_modify_qp(dev->cmd, MLX5X_CMD_OP_2RST_QP, qpn, 0, NULL);
-	err = mlx5x_table_destroy(&dev->qps, qpn, qp, qp_fw_destroy, qp);
+	err = mlx5x_res_destroy(&dev->qps, qpn, &qp->res, qp_fw_destroy, qp);
 	if (err) {
 		ibdev_warn(&dev->ibdev, "DESTROY_QP 0x%x: %d\n", qpn, err);
 		return err;
 	}
-	qp_table_release(qp);
+	mlx5x_res_release(&qp->res);
 	return 0;
 }
 
@@ -1221,25 +1233,25 @@ static int qp_create_xrc_tgt(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	int err;
 
 	err = mlx5x_qp_check_init_attr(attr, &dev->caps);
-	if (!err) {
-		mlx5x_qp_xrc_tgt_params(&dev->devr, &dev->caps,
-					to_mxrcd(attr->xrcd)->xrcdn, &p);
-		err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
-	}
-	if (err) {
-		ibdev_dbg(&dev->ibdev, "create XRC target QP: %d\n", err);
-		atomic64_inc(&dev->stats.qp_err);
-		return err;
-	}
+	if (err)
+		goto err_out;
+	mlx5x_qp_xrc_tgt_params(&dev->devr, &dev->caps,
+				to_mxrcd(attr->xrcd)->xrcdn, &p);
+	err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
+	if (err)
+		goto err_out;
 	qp->ibqp.qp_num = qpn;
 	err = qp_table_insert(dev, qp);
 	if (err) {
 		mlx5x_fw_destroy_qp(dev->cmd, qpn);
 		return err;
 	}
-	mutex_init(&qp->lock);
-	qp->state = IB_QPS_RESET;
 	memset(&attr->cap, 0, sizeof(attr->cap));
 	qp_set_caps(qp, attr);
 	return 0;
+
+err_out:
+	ibdev_dbg(&dev->ibdev, "create XRC target QP: %d\n", err);
+	atomic64_inc(&dev->stats.qp_err);
+	return err;
 }

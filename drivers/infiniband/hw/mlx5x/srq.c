@@ -147,39 +147,13 @@ bool mlx5x_srq_event_to_ib(u8 type, enum ib_event_type *event)
 	}
 }
 
-/* ---- SRQ table for async events (same discipline as the QP table) ---- */
-
-static int srq_table_insert(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq)
-{
-	refcount_set(&srq->refcount, 1);
-	init_completion(&srq->free);
-	return xa_insert_irq(&dev->srqs, srq->srqn, srq, GFP_KERNEL);
-}
+/* ---- SRQ table for async events ---- */
 
 static struct mlx5x_ib_srq *srq_get(struct mlx5x_ib_dev *dev, u32 srqn)
 {
-	struct mlx5x_ib_srq *srq;
-	unsigned long flags;
+	struct mlx5x_res *res = mlx5x_res_get(&dev->srqs, srqn);
 
-	xa_lock_irqsave(&dev->srqs, flags);
-	srq = xa_load(&dev->srqs, srqn);
-	if (srq)
-		refcount_inc(&srq->refcount);
-	xa_unlock_irqrestore(&dev->srqs, flags);
-	return srq;
-}
-
-static void srq_put(struct mlx5x_ib_srq *srq)
-{
-	if (refcount_dec_and_test(&srq->refcount))
-		complete(&srq->free);
-}
-
-/* Out of the table: no event handler runs on @srq once this returns. */
-static void srq_table_release(struct mlx5x_ib_srq *srq)
-{
-	srq_put(srq);
-	wait_for_completion(&srq->free);
+	return res ? container_of(res, struct mlx5x_ib_srq, res) : NULL;
 }
 
 /* EQ interrupt context; the caller holds the RCU read lock on @dev. */
@@ -201,44 +175,15 @@ void mlx5x_ib_srq_event(struct mlx5x_ib_dev *dev, u8 type, u32 srqn)
 		ev.element.srq = &srq->ibsrq;
 		srq->ibsrq.event_handler(&ev, srq->ibsrq.srq_context);
 	}
-	srq_put(srq);
-}
-
-/* ---- firmware form dispatch ---- */
-
-/* Also for the device's reserved SRQs (devr.c). */
-int mlx5x_srq_fw_create(struct mlx5x_ib_dev *dev, enum mlx5x_srq_form form,
-			const struct mlx5x_srq_params *p, u32 *srqn)
-{
-	switch (form) {
-	case MLX5X_SRQ_FORM_SRQ:
-		return mlx5x_fw_create_srq(dev->cmd, p, srqn);
-	case MLX5X_SRQ_FORM_XRC_SRQ:
-		return mlx5x_fw_create_xrc_srq(dev->cmd, p, srqn);
-	default:
-		return mlx5x_fw_create_rmp(dev->cmd, p, srqn);
-	}
-}
-
-int mlx5x_srq_fw_destroy(struct mlx5x_ib_dev *dev, enum mlx5x_srq_form form,
-			 u32 srqn)
-{
-	switch (form) {
-	case MLX5X_SRQ_FORM_SRQ:
-		return mlx5x_fw_destroy_srq(dev->cmd, srqn);
-	case MLX5X_SRQ_FORM_XRC_SRQ:
-		return mlx5x_fw_destroy_xrc_srq(dev->cmd, srqn);
-	default:
-		return mlx5x_fw_destroy_rmp(dev->cmd, srqn);
-	}
+	mlx5x_res_put(&srq->res);
 }
 
 static int srq_fw_destroy(void *arg)
 {
 	struct mlx5x_ib_srq *srq = arg;
 
-	return mlx5x_srq_fw_destroy(to_mibdev(srq->ibsrq.device), srq->form,
-				    srq->srqn);
+	return mlx5x_fw_srq_destroy(to_mibdev(srq->ibsrq.device)->cmd,
+				    srq->form, srq->srqn);
 }
 
 /*
@@ -249,37 +194,11 @@ static int srq_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq)
 {
 	int err;
 
-	err = mlx5x_table_destroy(&dev->srqs, srq->srqn, srq, srq_fw_destroy,
-				  srq);
+	err = mlx5x_res_destroy(&dev->srqs, srq->srqn, &srq->res,
+				srq_fw_destroy, srq);
 	if (!err)
-		srq_table_release(srq);
+		mlx5x_res_release(&srq->res);
 	return err;
-}
-
-static int srq_fw_arm(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
-		      u16 lwm)
-{
-	switch (srq->form) {
-	case MLX5X_SRQ_FORM_SRQ:
-		return mlx5x_fw_arm_rq(dev->cmd, srq->srqn, lwm);
-	case MLX5X_SRQ_FORM_XRC_SRQ:
-		return mlx5x_fw_arm_xrc_srq(dev->cmd, srq->srqn, lwm);
-	default:
-		return mlx5x_fw_modify_rmp_lwm(dev->cmd, srq->srqn, lwm);
-	}
-}
-
-static int srq_fw_query(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
-			struct mlx5x_srq_state *st)
-{
-	switch (srq->form) {
-	case MLX5X_SRQ_FORM_SRQ:
-		return mlx5x_fw_query_srq(dev->cmd, srq->srqn, st);
-	case MLX5X_SRQ_FORM_XRC_SRQ:
-		return mlx5x_fw_query_xrc_srq(dev->cmd, srq->srqn, st);
-	default:
-		return mlx5x_fw_query_rmp(dev->cmd, srq->srqn, st);
-	}
 }
 
 /* ---- creation ---- */
@@ -289,16 +208,10 @@ static int srq_pin(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 {
 	unsigned int max_off = srq->form == MLX5X_SRQ_FORM_RMP ?
 			       MLX5X_WQ_PGOFF_MAX : MLX5X_SRQC_PGOFF_MAX;
-	int err;
 
-	err = mlx5x_uq_pin(dev, srq->uctx, ucmd->buf_addr, srq->sizes.buf_size,
-			   0, ucmd->db_addr, &srq->uq);
-	if (err)
-		return err;
-	err = mlx5x_wq_buf_pages(srq->uq.umem, max_off, pas);
-	if (err)
-		mlx5x_uq_unpin(srq->uctx, &srq->uq);
-	return err;
+	return mlx5x_wq_pin(dev, srq->uctx, ucmd->buf_addr,
+			    srq->sizes.buf_size, ucmd->db_addr, max_off,
+			    &srq->uq, pas);
 }
 
 static void srq_unpin(struct mlx5x_ib_srq *srq)
@@ -325,10 +238,10 @@ static int srq_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 	};
 	int err;
 
-	err = mlx5x_srq_fw_create(dev, srq->form, &p, &srq->srqn);
+	err = mlx5x_fw_srq_create(dev->cmd, srq->form, &p, &srq->srqn);
 	if (err)
 		return err;
-	err = srq_table_insert(dev, srq);
+	err = mlx5x_res_insert(&dev->srqs, srq->srqn, &srq->res);
 	if (err)
 		srq_fw_destroy(srq);
 	return err;
@@ -374,13 +287,16 @@ static int srq_create_user(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 					      ibuc);
 	err = mlx5x_srq_form(dev->mdev->hca.issi, attr->srq_type,
 			     srq->uctx->cqe_version, &srq->form);
-	if (!err)
-		err = srq_read_req(udata, attr->srq_type == IB_SRQT_XRC,
-				   srq->uctx->cqe_version, &uidx, &ucmd);
-	if (!err)
-		err = mlx5x_srq_sizes(&attr->attr, &dev->caps, &srq->sizes);
-	if (!err)
-		err = srq_pin(dev, srq, &ucmd, &pas);
+	if (err)
+		return err;
+	err = srq_read_req(udata, attr->srq_type == IB_SRQT_XRC,
+			   srq->uctx->cqe_version, &uidx, &ucmd);
+	if (err)
+		return err;
+	err = mlx5x_srq_sizes(&attr->attr, &dev->caps, &srq->sizes);
+	if (err)
+		return err;
+	err = srq_pin(dev, srq, &ucmd, &pas);
 	if (err)
 		return err;
 	err = srq_create_hw(dev, srq, attr, uidx, &pas);
@@ -394,8 +310,8 @@ static int srq_create_user(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 err_destroy:
 	/* the core frees @srq: the table may not keep it, whatever happens */
 	if (srq_destroy_hw(dev, srq)) {
-		xa_erase_irq(&dev->srqs, srq->srqn);
-		srq_table_release(srq);
+		mlx5x_res_remove(&dev->srqs, srq->srqn);
+		mlx5x_res_release(&srq->res);
 	}
 err_unpin:
 	srq_unpin(srq);
@@ -409,21 +325,25 @@ int mlx5x_ib_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
 	struct mlx5x_ib_srq *srq = to_msrq(ibsrq);
 	int err;
 
-	err = udata ? srq_check_attr(dev, attr) : -EOPNOTSUPP;
-	if (!err)
-		err = srq_create_user(dev, srq, attr, udata);
-	if (err) {
-		ibdev_dbg(ibsrq->device, "create_srq (type %d, wr %u, sge %u): %d\n",
-			  attr->srq_type, attr->attr.max_wr,
-			  attr->attr.max_sge, err);
-		atomic64_inc(&dev->stats.srq_err);
-		return err;
-	}
+	/* set up before the SRQ number reaches the event path */
 	mutex_init(&srq->lock);
+	err = udata ? srq_check_attr(dev, attr) : -EOPNOTSUPP;
+	if (err)
+		goto err_out;
+	err = srq_create_user(dev, srq, attr, udata);
+	if (err)
+		goto err_out;
 	ibsrq->ext.xrc.srq_num = srq->srqn;
 	attr->attr.max_wr = srq->sizes.wqe_cnt - 1;
 	attr->attr.max_sge = srq->sizes.max_gs;
 	return 0;
+
+err_out:
+	ibdev_dbg(ibsrq->device, "create_srq (type %d, wr %u, sge %u): %d\n",
+		  attr->srq_type, attr->attr.max_wr, attr->attr.max_sge, err);
+	atomic64_inc(&dev->stats.srq_err);
+	mutex_destroy(&srq->lock);
+	return err;
 }
 
 int mlx5x_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
@@ -463,7 +383,8 @@ int mlx5x_ib_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 		err = -EINVAL;
 	if (!err && mask & IB_SRQ_LIMIT) {
 		mutex_lock(&srq->lock);
-		err = srq_fw_arm(dev, srq, attr->srq_limit);
+		err = mlx5x_fw_srq_arm(dev->cmd, srq->form, srq->srqn,
+				       attr->srq_limit);
 		mutex_unlock(&srq->lock);
 	}
 	if (err) {
@@ -481,7 +402,7 @@ int mlx5x_ib_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
 	struct mlx5x_srq_state st;
 	int err;
 
-	err = srq_fw_query(dev, srq, &st);
+	err = mlx5x_fw_srq_query(dev->cmd, srq->form, srq->srqn, &st);
 	if (err)
 		return err;
 	attr->srq_limit = st.lwm;

@@ -90,6 +90,24 @@ void mlx5x_uctx_fill_resp(const struct mlx5x_verbs_caps *caps,
 	resp->num_uars_per_page = mlx5x_uars_per_page(geom);
 }
 
+static int uctx_read_req(struct ib_udata *udata,
+			 struct mlx5_ib_alloc_ucontext_req_v2 *req)
+{
+	int err;
+
+	err = mlx5x_ib_udata_in(udata, req, 0, sizeof(*req));
+	if (err)
+		return err;
+	err = mlx5x_uctx_check_req(req, udata->inlen);
+	if (err)
+		return err;
+	/* without log_uar_size/num_uars_per_page a provider cannot map UARs */
+	if (udata->outlen <
+	    offsetofend(struct mlx5_ib_alloc_ucontext_resp, num_uars_per_page))
+		return -EINVAL;
+	return 0;
+}
+
 int mlx5x_ib_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 {
 	struct mlx5x_ib_dev *dev = to_mibdev(ibuc->device);
@@ -98,13 +116,7 @@ int mlx5x_ib_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 	struct mlx5_ib_alloc_ucontext_req_v2 req;
 	int err;
 
-	err = mlx5x_ib_udata_in(udata, &req, 0, sizeof(req));
-	if (!err)
-		err = mlx5x_uctx_check_req(&req, udata->inlen);
-	/* without log_uar_size/num_uars_per_page a provider cannot map UARs */
-	if (!err && udata->outlen <
-	    offsetofend(struct mlx5_ib_alloc_ucontext_resp, num_uars_per_page))
-		err = -EINVAL;
+	err = uctx_read_req(udata, &req);
 	if (err) {
 		ibdev_dbg(ibuc->device, "context request refused (in %zu, out %zu bytes, flags 0x%x, lib_caps 0x%llx): %d\n",
 			  udata->inlen, udata->outlen, req.flags,
@@ -288,13 +300,14 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_UAR_OBJ_ALLOC)(struct uverbs_attr_bundl
 	offset = rdma_user_mmap_get_offset(&uar->rdma);
 	err = uverbs_copy_to(attrs, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET,
 			     &offset, sizeof(offset));
-	if (!err)
-		err = uverbs_copy_to(attrs, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID,
-				     &uar->index, sizeof(uar->index));
-	if (!err)
-		err = uverbs_copy_to(attrs, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH,
-				     &length, sizeof(length));
-	return err;
+	if (err)
+		return err;
+	err = uverbs_copy_to(attrs, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID,
+			     &uar->index, sizeof(uar->index));
+	if (err)
+		return err;
+	return uverbs_copy_to(attrs, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH,
+			      &length, sizeof(length));
 }
 
 DECLARE_UVERBS_NAMED_METHOD(MLX5_IB_METHOD_UAR_OBJ_ALLOC,

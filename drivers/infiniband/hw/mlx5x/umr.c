@@ -20,7 +20,6 @@
 #include <linux/bitfield.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
-#include <linux/sizes.h>
 #include <linux/slab.h>
 
 #include "cmd.h"
@@ -144,52 +143,11 @@ int mlx5x_umr_cqe_status(const void *cqe, u32 ci, u8 log_n)
 	u8 opcode = op_own >> MLX5X_CQE_OPCODE_SHIFT;
 
 	if (opcode == MLX5X_CQE_INVALID ||
-	    (op_own & MLX5X_CQE_OWNER_MASK) != ((ci >> log_n) & 1))
+	    (op_own & MLX5X_CQE_OWNER_MASK) != mlx5x_ring_pass(ci, log_n))
 		return -EAGAIN;
 	/* the rest of the CQE was written before op_own */
 	dma_rmb();
 	return opcode == MLX5X_CQE_REQ ? 0 : -EIO;
-}
-
-/* ---- rings ---- */
-
-static size_t kring_bytes(const struct mlx5x_kring *r)
-{
-	return (size_t)1 << (r->log_n + r->log_stride);
-}
-
-static void *kring_entry(const struct mlx5x_kring *r, u32 ctr)
-{
-	return r->buf + ((ctr & ((1U << r->log_n) - 1)) << r->log_stride);
-}
-
-static int kring_alloc(struct device *dma_dev, struct mlx5x_kring *r,
-		       u8 log_n, u8 log_stride)
-{
-	r->log_n = log_n;
-	r->log_stride = log_stride;
-	r->ctr = 0;
-	r->buf = dma_alloc_coherent(dma_dev, kring_bytes(r), &r->dma,
-				    GFP_KERNEL);
-	return r->buf ? 0 : -ENOMEM;
-}
-
-static void kring_free(struct device *dma_dev, struct mlx5x_kring *r)
-{
-	dma_free_coherent(dma_dev, kring_bytes(r), r->buf, r->dma);
-	r->buf = NULL;
-}
-
-/* the ring as the page list of a CREATE_CQ/CREATE_QP */
-static struct mlx5x_pas kring_pas(const struct mlx5x_kring *r)
-{
-	struct mlx5x_pas pas = {
-		.dma = r->dma,
-		.pgsz = SZ_4K,
-		.n = kring_bytes(r) >> MLX5X_ADAPTER_PAGE_SHIFT,
-	};
-
-	return pas;
 }
 
 /* ---- doorbells ---- */
@@ -244,42 +202,17 @@ static int umr_cq_create(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
 		.log_size = MLX5X_UMR_LOG_CQ,
 		.uar = umr->uar.index,
 		.dbr = umr->dbr_dma + MLX5X_UMR_CQ_DBR_OFF,
-		.pas = kring_pas(&umr->cq),
 	};
 	u32 i;
-	int err;
 
+	mlx5x_ring_pas(&umr->cq, &p.pas);
 	/* no CQE is software's before the device writes one */
 	for (i = 0; i < 1U << umr->cq.log_n; i++)
-		*((u8 *)kring_entry(&umr->cq, i) + MLX5X_CQE_OP_OWN_OFF) =
+		*((u8 *)mlx5x_ring_entry(&umr->cq, i) + MLX5X_CQE_OP_OWN_OFF) =
 			MLX5X_CQE_INVALID << MLX5X_CQE_OPCODE_SHIFT;
-	umr->eq = mlx5x_ib_comp_eq(dev, 0);
-	p.eqn = umr->eq->eqn;
-	err = mlx5x_fw_create_cq(dev->cmd, &p, &umr->mcq.cqn);
-	if (err)
-		return err;
-	umr->mcq.bh = &umr->eq->cqbh;
-	umr->mcq.irqn = umr->eq->irqn;
 	umr->mcq.comp = umr_cq_comp;
-	err = mlx5x_cq_table_insert(&dev->mdev->hca.cqs, &umr->mcq);
-	if (err)
-		mlx5x_fw_destroy_cq(dev->cmd, umr->mcq.cqn);
-	return err;
-}
-
-/*
- * The fence of cq_table.h.  Unlike a user CQ, the handler is fenced off
- * even when DESTROY_CQ fails: nothing can find the CQ any more, so
- * @umr may be freed; only the rings must then be kept.
- */
-static int umr_cq_destroy(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
-{
-	int err;
-
-	mlx5x_cq_table_remove(&dev->mdev->hca.cqs, &umr->mcq);
-	err = mlx5x_fw_destroy_cq(dev->cmd, umr->mcq.cqn);
-	mlx5x_cq_quiesce(&umr->mcq);
-	return err;
+	return mlx5x_core_cq_create(dev->cmd, &dev->mdev->hca.cqs,
+				    mlx5x_ib_comp_eq(dev, 0), &p, &umr->mcq);
 }
 
 /* ---- QP ---- */
@@ -359,7 +292,7 @@ void mlx5x_umr_qp_params(const struct mlx5x_ib_dev *dev,
 	p->kernel = true;
 	p->latency_sensitive = true;
 	p->dbr = umr->dbr_dma + MLX5X_UMR_QP_DBR_OFF;
-	p->pas = kring_pas(&umr->sq);
+	mlx5x_ring_pas(&umr->sq, &p->pas);
 	mlx5x_qp_rq_names(&dev->devr, false, NULL, false, p);
 }
 
@@ -388,18 +321,18 @@ static int umr_mem_alloc(struct device *dma_dev, struct mlx5x_umr *umr)
 				      &umr->dbr_dma, GFP_KERNEL);
 	if (!umr->dbr)
 		return -ENOMEM;
-	err = kring_alloc(dma_dev, &umr->sq, MLX5X_UMR_LOG_SQ,
-			  MLX5X_SEND_WQEBB_SHIFT);
+	err = mlx5x_ring_alloc(dma_dev, &umr->sq, MLX5X_UMR_LOG_SQ,
+			       MLX5X_SEND_WQEBB_SHIFT);
 	if (err)
 		goto err_dbr;
-	err = kring_alloc(dma_dev, &umr->cq, MLX5X_UMR_LOG_CQ,
-			  MLX5X_CQE_LOG_LEN);
+	err = mlx5x_ring_alloc(dma_dev, &umr->cq, MLX5X_UMR_LOG_CQ,
+			       MLX5X_CQE_LOG_LEN);
 	if (err)
 		goto err_sq;
 	return 0;
 
 err_sq:
-	kring_free(dma_dev, &umr->sq);
+	mlx5x_ring_free(dma_dev, &umr->sq);
 err_dbr:
 	dma_free_coherent(dma_dev, MLX5X_UMR_DBR_LEN, umr->dbr, umr->dbr_dma);
 	return err;
@@ -407,11 +340,12 @@ err_dbr:
 
 static void umr_mem_free(struct device *dma_dev, struct mlx5x_umr *umr)
 {
-	kring_free(dma_dev, &umr->cq);
-	kring_free(dma_dev, &umr->sq);
+	mlx5x_ring_free(dma_dev, &umr->cq);
+	mlx5x_ring_free(dma_dev, &umr->sq);
 	dma_free_coherent(dma_dev, MLX5X_UMR_DBR_LEN, umr->dbr, umr->dbr_dma);
 }
 
+/* UAR, rings and doorbell records, CQ: all of the queue but the QP. */
 static int umr_create(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
 {
 	struct pci_dev *pdev = dev->mdev->pdev;
@@ -426,19 +360,44 @@ static int umr_create(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
 	err = umr_cq_create(dev, umr);
 	if (err)
 		goto err_mem;
-	err = umr_qp_create(dev, umr);
-	if (err)
-		goto err_cq;
 	return 0;
 
-err_cq:
-	if (umr_cq_destroy(dev, umr))
-		return err;	/* the device may still write the rings */
 err_mem:
 	umr_mem_free(&pdev->dev, umr);
 err_uar:
 	mlx5x_uar_free(dev->cmd, &umr->uar);
 	return err;
+}
+
+/*
+ * The QP (if @qp), then the CQ, then the memory and @umr itself.  What
+ * the device refuses to destroy it may still use: a refused QP keeps the
+ * CQ, a refused CQ stays published (cq_core.c) and its handler needs
+ * @umr; either way nothing is freed, @umr included.
+ */
+static void umr_destroy(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr,
+			bool qp)
+{
+	struct device *dma_dev = &dev->mdev->pdev->dev;
+	int err;
+
+	if (qp) {
+		err = mlx5x_fw_destroy_qp(dev->cmd, umr->qpn);
+		if (err)
+			goto leak;
+	}
+	err = mlx5x_core_cq_destroy(dev->cmd, &dev->mdev->hca.cqs, &umr->mcq);
+	if (err)
+		goto leak;
+	umr_mem_free(dma_dev, umr);
+	mlx5x_uar_free(dev->cmd, &umr->uar);
+	mutex_destroy(&umr->lock);
+	kfree(umr);
+	return;
+
+leak:
+	dev_warn(dma_dev, "UMR QP 0x%x CQ 0x%x teardown: %d, the queue is leaked\n",
+		 umr->qpn, umr->mcq.cqn, err);
 }
 
 /**
@@ -466,6 +425,11 @@ int mlx5x_umr_init(struct mlx5x_ib_dev *dev)
 		kfree(umr);
 		return err;
 	}
+	err = umr_qp_create(dev, umr);
+	if (err) {
+		umr_destroy(dev, umr, false);
+		return err;
+	}
 	dev->umr = umr;
 	return 0;
 }
@@ -476,25 +440,12 @@ int mlx5x_umr_init(struct mlx5x_ib_dev *dev)
  */
 void mlx5x_umr_fini(struct mlx5x_ib_dev *dev)
 {
-	struct device *dma_dev = &dev->mdev->pdev->dev;
 	struct mlx5x_umr *umr = dev->umr;
-	int err, cq_err;
 
 	if (!umr)
 		return;
 	dev->umr = NULL;
-	err = mlx5x_fw_destroy_qp(dev->cmd, umr->qpn);
-	cq_err = umr_cq_destroy(dev, umr);
-	if (err || cq_err) {
-		/* the device may still use the rings and the UAR: keep them */
-		dev_warn(dma_dev, "UMR QP 0x%x teardown: %d/%d, its rings are leaked\n",
-			 umr->qpn, err, cq_err);
-	} else {
-		umr_mem_free(dma_dev, umr);
-		mlx5x_uar_free(dev->cmd, &umr->uar);
-	}
-	mutex_destroy(&umr->lock);
-	kfree(umr);
+	umr_destroy(dev, umr, true);
 }
 
 /* ---- posting ---- */
@@ -520,7 +471,7 @@ static bool umr_device_dead(struct mlx5x_ib_dev *dev)
 /* Poll the CQE of the WQE just completed; its CQ slot goes back. */
 static int umr_poll_locked(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
 {
-	void *cqe = kring_entry(&umr->cq, umr->cq.ctr);
+	void *cqe = mlx5x_ring_entry(&umr->cq, umr->cq.ctr);
 	int err;
 
 	err = mlx5x_umr_cqe_status(cqe, umr->cq.ctr, umr->cq.log_n);
@@ -543,7 +494,7 @@ static int umr_post_wait_locked(struct mlx5x_ib_dev *dev,
 				struct mlx5x_umr *umr,
 				struct mlx5x_umr_update *u)
 {
-	void *wqe = kring_entry(&umr->sq, umr->sq.ctr);
+	void *wqe = mlx5x_ring_entry(&umr->sq, umr->sq.ctr);
 	unsigned long left;
 
 	lockdep_assert_held(&umr->lock);

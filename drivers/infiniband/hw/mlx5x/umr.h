@@ -12,7 +12,9 @@
  *
  * The queue is synchronous: one WQE at a time, under @lock, waited for
  * with a timeout.  A dead device, a timeout or an error CQE marks the
- * queue dead; later re-registrations then take the new-MR path.
+ * queue dead; later re-registrations then take the new-MR path.  A QP
+ * or CQ the device refuses to destroy leaks the whole queue: the device
+ * may still use it.
  */
 #ifndef MLX5X_UMR_H
 #define MLX5X_UMR_H
@@ -22,10 +24,10 @@
 #include <linux/types.h>
 
 #include "cq_table.h"
+#include "ring.h"
 #include "uar.h"
 
 struct mlx5x_ib_dev;
-struct mlx5x_eq;
 struct mlx5x_qp_mod;
 struct mlx5x_qp_params;
 struct mlx5x_verbs_caps;
@@ -41,28 +43,6 @@ struct mlx5x_verbs_caps;
 #define MLX5X_UMR_WQE_LEN	(MLX5X_UMR_WQEBBS * 64)
 /* one local operation; generous for an emulated device under TCG */
 #define MLX5X_UMR_TIMEOUT_MS	10000
-
-/**
- * struct mlx5x_kring - a ring of fixed-size entries the kernel owns
- * @buf: 1 << @log_n entries of 1 << @log_stride bytes, DMA coherent,
- *	device-page aligned
- * @dma: bus address of @buf
- * @log_n: log2 of the number of entries
- * @log_stride: log2 of the entry size
- * @ctr: free-running counter: producer (send queue, in WQEBBs) or
- *	consumer (CQ); the entry is @ctr modulo the size, and for a CQ
- *	the expected owner bit is bit @log_n of @ctr
- *
- * The device sees the ring through a page list (mlx5x_pas.dma) and the
- * counter through the queue's doorbell record.
- */
-struct mlx5x_kring {
-	void *buf;
-	dma_addr_t dma;
-	u8 log_n;
-	u8 log_stride;
-	u32 ctr;
-};
 
 /**
  * struct mlx5x_umr_update - what one UMR WQE does to an mkey
@@ -87,13 +67,12 @@ struct mlx5x_umr_update {
  * @lock: one WQE in flight: serializes posting and polling; protects
  *	@sq, @cq, @arm_sn, @dead and @done
  * @uar: own UAR page: the send doorbell and the CQ arm doorbell
- * @sq: send ring
- * @cq: completion ring
+ * @sq: send ring; its counter is the producer, in WQEBBs
+ * @cq: completion ring; its counter is the consumer
  * @dbr: doorbell records: the QP's (receive, send counters) then the
  *	CQ's (consumer counter, arm word), DMA coherent
  * @dbr_dma: bus address of @dbr
  * @mcq: the CQ as the EQ dispatch knows it
- * @eq: the completion EQ the CQ reports to
  * @qpn: the REG_UMR QP
  * @arm_sn: CQ arm sequence number, advanced after each event
  * @dead: no WQE may be posted any more (device error, timeout, error CQE);
@@ -103,12 +82,11 @@ struct mlx5x_umr_update {
 struct mlx5x_umr {
 	struct mutex lock; /* sq, cq, arm_sn, dead, done */
 	struct mlx5x_uar uar;
-	struct mlx5x_kring sq;
-	struct mlx5x_kring cq;
+	struct mlx5x_ring sq;
+	struct mlx5x_ring cq;
 	__be32 *dbr;
 	dma_addr_t dbr_dma;
 	struct mlx5x_core_cq mcq;
-	struct mlx5x_eq *eq;
 	u32 qpn;
 	u8 arm_sn;
 	bool dead;

@@ -2,7 +2,7 @@
 /*
  * KUnit tests for the CQ table and the completion bottom half (suite
  * mlx5x_cq_table), driven with fake CQs, and the table side of a destroy
- * the device may refuse (mlx5x_table_destroy(), shared with QPs and
+ * the device may refuse (mlx5x_res_destroy(), shared with QPs and
  * SRQs).  The bottom half's "kick" is
  * replaced by a counter and runs are made by calling mlx5x_cq_bh_run()
  * directly, so every interleaving is deterministic.
@@ -125,9 +125,9 @@ static void lookup_takes_reference(struct kunit *test)
 
 	cq = mlx5x_cq_table_get(&e->tbl, 0x41);
 	KUNIT_ASSERT_PTR_EQ(test, cq, &e->cq[1].mcq);
-	KUNIT_EXPECT_EQ(test, refcount_read(&cq->refcount), 2);
+	KUNIT_EXPECT_EQ(test, refcount_read(&cq->res.refcount), 2);
 	mlx5x_cq_put(cq);
-	KUNIT_EXPECT_EQ(test, refcount_read(&cq->refcount), 1);
+	KUNIT_EXPECT_EQ(test, refcount_read(&cq->res.refcount), 1);
 	KUNIT_EXPECT_NULL(test, mlx5x_cq_table_get(&e->tbl, 0x99));
 	/* A CQ number can be published only once. */
 	dup = kunit_kzalloc(test, sizeof(*dup), GFP_KERNEL);
@@ -167,10 +167,10 @@ static void burst_for_one_cq_coalesced(struct kunit *test)
 	for (i = 0; i < 5; i++)
 		eqe(e, 0x40);
 	/* Queued once, holding one reference beyond the table's. */
-	KUNIT_EXPECT_EQ(test, refcount_read(&e->cq[0].mcq.refcount), 2);
+	KUNIT_EXPECT_EQ(test, refcount_read(&e->cq[0].mcq.res.refcount), 2);
 	mlx5x_cq_bh_run(&e->bh);
 	KUNIT_EXPECT_EQ(test, e->cq[0].comps, 1);
-	KUNIT_EXPECT_EQ(test, refcount_read(&e->cq[0].mcq.refcount), 1);
+	KUNIT_EXPECT_EQ(test, refcount_read(&e->cq[0].mcq.res.refcount), 1);
 	env_fini(e);
 }
 
@@ -223,7 +223,7 @@ static void destroy_with_event_pending(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, eqe(e, 0x41));
 	/* Returns (does not wait forever) once the queued reference is gone. */
 	mlx5x_cq_quiesce(cq);
-	KUNIT_EXPECT_EQ(test, refcount_read(&cq->refcount), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&cq->res.refcount), 0);
 	/* The other CQ is still delivered; the destroyed one never is. */
 	mlx5x_cq_bh_run(&e->bh);
 	KUNIT_EXPECT_EQ(test, e->cq[0].comps, 1);
@@ -244,7 +244,7 @@ static void destroy_idle_cq(struct kunit *test)
 
 	mlx5x_cq_table_remove(&e->tbl, cq);
 	mlx5x_cq_quiesce(cq);
-	KUNIT_EXPECT_EQ(test, refcount_read(&cq->refcount), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&cq->res.refcount), 0);
 	KUNIT_EXPECT_EQ(test, kicks, 0);
 	mlx5x_cq_table_remove(&e->tbl, &e->cq[0].mcq);
 	mlx5x_cq_quiesce(&e->cq[0].mcq);
@@ -264,7 +264,7 @@ static void irq_delivers_while_idle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, direct, 1);
 	KUNIT_EXPECT_EQ(test, kicks, 0);
 	/* the lookup's reference went with the call */
-	KUNIT_EXPECT_EQ(test, refcount_read(&e->cq[0].mcq.refcount), 1);
+	KUNIT_EXPECT_EQ(test, refcount_read(&e->cq[0].mcq.res.refcount), 1);
 	KUNIT_EXPECT_TRUE(test, eqe_irq(e, 0x41, &direct));
 	KUNIT_EXPECT_EQ(test, direct, 0);
 	/* budget spent: the third goes to the bottom half */
@@ -352,24 +352,24 @@ static void table_destroy_order(struct kunit *test)
 	struct mlx5x_core_cq *cq = &e->cq[1].mcq;
 	struct destroy_probe p = { .e = e, .cqn = cq->cqn, .ret = -EIO };
 
-	KUNIT_EXPECT_EQ(test, mlx5x_table_destroy(&e->tbl.xa, cq->cqn, cq,
-						  probe_destroy, &p), -EIO);
+	KUNIT_EXPECT_EQ(test, mlx5x_res_destroy(&e->tbl.res, cq->cqn, &cq->res,
+						probe_destroy, &p), -EIO);
 	KUNIT_EXPECT_FALSE(test, p.found);
 	KUNIT_EXPECT_TRUE(test, eqe(e, cq->cqn));
 	mlx5x_cq_bh_run(&e->bh);
 	KUNIT_EXPECT_EQ(test, e->cq[1].comps, 1);
 
 	p.ret = 0;
-	KUNIT_EXPECT_EQ(test, mlx5x_table_destroy(&e->tbl.xa, cq->cqn, cq,
-						  probe_destroy, &p), 0);
+	KUNIT_EXPECT_EQ(test, mlx5x_res_destroy(&e->tbl.res, cq->cqn, &cq->res,
+						probe_destroy, &p), 0);
 	KUNIT_EXPECT_FALSE(test, p.found);
 	KUNIT_EXPECT_FALSE(test, eqe(e, cq->cqn));
 	/* the number is free for a new CQ at once */
-	KUNIT_EXPECT_EQ(test, xa_insert_irq(&e->tbl.xa, cq->cqn, &e->cq[0].mcq,
-					    GFP_KERNEL), 0);
-	xa_erase_irq(&e->tbl.xa, cq->cqn);
+	KUNIT_EXPECT_EQ(test, xa_insert_irq(&e->tbl.res.xa, cq->cqn,
+					    &e->cq[0].mcq.res, GFP_KERNEL), 0);
+	xa_erase_irq(&e->tbl.res.xa, cq->cqn);
 	mlx5x_cq_quiesce(cq);
-	KUNIT_EXPECT_EQ(test, refcount_read(&cq->refcount), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&cq->res.refcount), 0);
 	mlx5x_cq_table_remove(&e->tbl, &e->cq[0].mcq);
 	mlx5x_cq_quiesce(&e->cq[0].mcq);
 	mlx5x_cq_table_remove(&e->tbl, &e->cq[2].mcq);

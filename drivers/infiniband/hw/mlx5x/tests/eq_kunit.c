@@ -11,7 +11,7 @@
 #include "../eq.h"
 
 struct fake_eq {
-	struct mlx5x_eq_ring ring;
+	struct mlx5x_ring ring;
 	u32 pi;		/* device producer index */
 };
 
@@ -23,18 +23,21 @@ static struct fake_eq *fake_eq(struct kunit *test, u8 log_nent)
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	buf = kunit_kzalloc(test, MLX5X_EQE_LEN << log_nent, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	mlx5x_eq_ring_init(&f->ring, buf, log_nent);
+	mlx5x_ring_init(&f->ring, buf, 0, log_nent, MLX5X_EQE_LOG_LEN);
+	mlx5x_eq_ring_init(&f->ring);
 	return f;
 }
 
 /* The device writes one entry tagged with @tag (in the CQN field). */
 static void produce(struct fake_eq *f, u32 tag)
 {
-	struct mlx5x_eqe *eqe = &f->ring.buf[f->pi & (BIT(f->ring.log_nent) - 1)];
+	struct mlx5x_eqe *eqe = f->ring.buf;
+
+	eqe += f->pi & (BIT(f->ring.log_n) - 1);
 
 	eqe->type = MLX5X_EVENT_COMP;
 	MLX5X_SET(eqe, MLX5X_EQE_COMP_CQN, tag);
-	eqe->owner = (f->pi >> f->ring.log_nent) & 1;
+	eqe->owner = (f->pi >> f->ring.log_n) & 1;
 	f->pi++;
 }
 
@@ -49,7 +52,7 @@ static unsigned int consume(struct kunit *test, struct fake_eq *f,
 		KUNIT_EXPECT_EQ(test, MLX5X_GET(eqe, MLX5X_EQE_COMP_CQN),
 				*next_tag);
 		(*next_tag)++;
-		f->ring.ci++;
+		f->ring.ctr++;
 		n++;
 	}
 	return n;
@@ -58,10 +61,11 @@ static unsigned int consume(struct kunit *test, struct fake_eq *f,
 static void fresh_ring_is_empty(struct kunit *test)
 {
 	struct fake_eq *f = fake_eq(test, 3);
+	struct mlx5x_eqe *eqe = f->ring.buf;
 	unsigned int i;
 
 	for (i = 0; i < 8; i++)
-		KUNIT_EXPECT_EQ(test, f->ring.buf[i].owner, 1);
+		KUNIT_EXPECT_EQ(test, eqe[i].owner, 1);
 	KUNIT_EXPECT_NULL(test, mlx5x_eq_ring_peek(&f->ring));
 }
 
@@ -74,7 +78,7 @@ static void consume_in_order_then_stop(struct kunit *test)
 	produce(f, 101);
 	produce(f, 102);
 	KUNIT_EXPECT_EQ(test, consume(test, f, &tag), 3);
-	KUNIT_EXPECT_EQ(test, f->ring.ci, 3);
+	KUNIT_EXPECT_EQ(test, f->ring.ctr, 3);
 	KUNIT_EXPECT_NULL(test, mlx5x_eq_ring_peek(&f->ring));
 }
 
@@ -91,7 +95,7 @@ static void owner_wraps_each_pass(struct kunit *test)
 		produce(f, t++);
 		KUNIT_EXPECT_EQ(test, consume(test, f, &tag), 3);
 	}
-	KUNIT_EXPECT_EQ(test, f->ring.ci, 21);
+	KUNIT_EXPECT_EQ(test, f->ring.ctr, 21);
 	KUNIT_EXPECT_EQ(test, tag, 21);
 }
 
@@ -122,7 +126,7 @@ static void full_ring_consumed_exactly(struct kunit *test)
 	produce(f, 2);
 	produce(f, 3);
 	KUNIT_EXPECT_EQ(test, consume(test, f, &tag), 4);
-	KUNIT_EXPECT_EQ(test, f->ring.ci, 4);
+	KUNIT_EXPECT_EQ(test, f->ring.ctr, 4);
 }
 
 static void doorbell_word(struct kunit *test)
