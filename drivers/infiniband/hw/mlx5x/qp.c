@@ -805,10 +805,19 @@ static int qp_av_to_path(const struct rdma_ah_attr *ah,
 			 const struct mlx5x_verbs_caps *caps,
 			 struct mlx5x_qp_path *path)
 {
+	u32 dlid = rdma_ah_get_dlid(ah);
 	const struct ib_global_route *grh;
 	int err;
 
-	path->rlid = rdma_ah_get_dlid(ah);
+	/*
+	 * A connected QP's path ends at one port: a unicast LID, as the
+	 * firmware requires (0 is reserved, 0xc000 and up are multicast and
+	 * the permissive LID).  User space can ask for anything; it gets
+	 * EINVAL, not a failed firmware command.
+	 */
+	if (!dlid || dlid >= be16_to_cpu(IB_MULTICAST_LID_BASE))
+		return -EINVAL;
+	path->rlid = dlid;
 	path->sl = rdma_ah_get_sl(ah);
 	path->path_bits = rdma_ah_get_path_bits(ah);
 	err = mlx5x_qp_stat_rate(rdma_ah_get_static_rate(ah),
