@@ -41,11 +41,13 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <rdma/ib_user_verbs.h>
 #include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/mlx5-abi.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_verbs.h>
@@ -122,6 +124,7 @@ struct shared {
 	uint64_t count[NCMD][NERR];
 	uint64_t ops;
 	uint64_t rts;
+	uint64_t sib_crashed;	/* siblings dead of a signal not SIGKILL */
 	volatile int stop;
 	struct {
 		uint64_t ops;		/* progress, for the hang watch */
@@ -208,6 +211,12 @@ struct map {
 };
 
 static struct ctx ctxs[NCTX];
+/*
+ * In a forked sibling: the core refuses write() commands on a file
+ * opened under other credentials (fork made new ones), so the ioctl
+ * methods are the sibling's way in.
+ */
+static int ioctl_only;
 static struct map maps[32];
 static const char *node;
 static uint8_t *arena;		/* queue buffers, MR memory, doorbells */
@@ -773,19 +782,20 @@ static int step_query_port(struct ctx *c, int mutated)
 	};
 	int e;
 
-	if (chance(30)) {
-		uint8_t resp[64] = { 0 };
+	if (ioctl_only || chance(30)) {
+		/* an output attribute is exactly its struct, or refused */
+		struct ib_uverbs_query_port_resp_ex resp = { 0 };
 		struct ioc q;
 
 		ioc_init(&q, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
 		ioc_add(&q, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 1,
 			mutated && chance(50) ? below(4) : 1, 1);
 		ioc_add(&q, UVERBS_ATTR_QUERY_PORT_RESP, sizeof(resp),
-			(uintptr_t)resp, 1);
+			(uintptr_t)&resp, 1);
 		e = ioc_run(C_QUERY_PORT_IOCTL, c->fd, &q, mutated, c);
 		/* the extended response starts with the legacy one */
 		if (!e && !mutated)
-			c->lid = ((struct ib_uverbs_query_port_resp *)resp)->lid;
+			c->lid = resp.legacy_resp.lid;
 		return e;
 	}
 	w.mut = pick_mut(mutated, 0);
@@ -1079,7 +1089,7 @@ static int step_create_cq(struct ctx *c, int mutated)
 	int e;
 
 	cq_req(c, &req, n, cqe_size);
-	if (chance(35)) {
+	if (ioctl_only || chance(35)) {
 		uint32_t cqe = n - 1, handle = 0;
 		struct mlx5_ib_create_cq_resp resp;
 		struct ib_uverbs_attr *ha;
@@ -1147,7 +1157,7 @@ static int step_destroy_cq(struct ctx *c, int valid)
 	struct ioc q;
 	int e;
 
-	if (chance(60))
+	if (!ioctl_only && chance(60))
 		return destroy_simple(c, C_DESTROY_CQ, IB_USER_VERBS_CMD_DESTROY_CQ,
 				      O_CQ, valid, 1,
 				      sizeof(struct ib_uverbs_destroy_cq_resp));
@@ -1761,41 +1771,81 @@ static int scenario(struct ctx *c, int mutate_pct, int chaos_pct, int *at)
 
 /*
  * A sibling shares the worker's open files (so its contexts) but not its
- * memory: its pins and doorbell pages come from another mm.
+ * memory, and runs beside it: UARs, CQs (their rings and doorbell pages
+ * pinned from another mm, at the same addresses), mappings and destroys
+ * on the same contexts at the same time.
  */
 static void sibling_run(uint64_t seed)
 {
 	int i;
 
 	rng = seed;
+	ioctl_only = 1;
+	/* a killed worker takes its sibling with it */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	for (i = 0; i < 40 && !sh->stop; i++) {
 		struct ctx *c = &ctxs[below(NCTX)];
 
 		if (c->fd < 0 || !c->has_ctx)
 			continue;
-		if (chance(50))
-			run_step(c, (enum step)(ST_CQ1 + below(ST_RTS - ST_CQ1 + 1)),
-				 chance(30));
-		else
-			chaos(c);
+		switch (below(8)) {
+		case 0:
+			step_uar_alloc(c, chance(20));
+			break;
+		case 1:
+		case 2:
+			step_create_cq(c, chance(20));
+			break;
+		case 3:
+			step_destroy_cq(c, chance(70));
+			break;
+		case 4:
+			step_uar_destroy(c, chance(70));
+			break;
+		case 5:
+			step_mmap(c, chance(30));
+			break;
+		case 6:
+			step_query_port(c, chance(30));
+			break;
+		default:
+			raw_ioctl(c);
+			break;
+		}
 	}
 	_exit(0);
 }
 
-static void sibling(uint64_t seed)
+static pid_t sib_pid;
+
+/* Reap the running sibling, if any, killing it first at times. */
+static void sibling_end(int kill_it)
 {
-	pid_t pid = fork();
 	int status;
 
+	if (!sib_pid)
+		return;
+	if (kill_it)
+		kill(sib_pid, SIGKILL);
+	if (waitpid(sib_pid, &status, 0) == sib_pid &&
+	    WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL) {
+		fprintf(stderr, "uvfuzz: a sibling died of signal %d\n",
+			WTERMSIG(status));
+		__atomic_fetch_add(&sh->sib_crashed, 1, __ATOMIC_RELAXED);
+	}
+	sib_pid = 0;
+}
+
+static void sibling(uint64_t seed)
+{
+	pid_t pid;
+
+	sibling_end(chance(30));
+	pid = fork();
 	if (!pid)
 		sibling_run(seed);
-	if (pid < 0)
-		return;
-	if (chance(30)) {
-		usleep(below(2000));
-		kill(pid, SIGKILL);
-	}
-	waitpid(pid, &status, 0);
+	if (pid > 0)
+		sib_pid = pid;
 }
 
 static void setup_memory(void)
@@ -1827,10 +1877,11 @@ static void worker(int slot, uint64_t seed, uint64_t target)
 	while (!sh->stop && __atomic_load_n(&sh->ops, __ATOMIC_RELAXED) < target) {
 		struct ctx *c = &ctxs[below(NCTX)];
 
-		if (chance(3))
+		if (chance(5))
 			sibling(rnd());
 		scenario(c, 80, 30, &at);
 	}
+	sibling_end(0);
 	_exit(0);
 }
 
@@ -2065,6 +2116,7 @@ int main(int argc, char **argv)
 			usleep(20000);
 		}
 	}
+	r.crashed += (int)sh->sib_crashed;
 	report(&r, now_s() - t0);
 	return base || r.crashed || r.hung ? 1 : 0;
 }
