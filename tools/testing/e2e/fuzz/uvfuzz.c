@@ -466,6 +466,32 @@ static int got_resp(const struct wcmd *w)
 	return w->mut != F_RESP_PTR && w->mut != F_OUT_LEN;
 }
 
+static int wcmd_run(enum cmd id, int fd, struct wcmd *w, struct ctx *c);
+static enum frame_mut pick_mut(int mutated, int has_drv);
+
+/*
+ * Run a creating command, mutated or not; on success the new object (its
+ * handle is the first u32 of every create response) is recorded as a @t
+ * and, if @made, returned there (NULL when the response is unknown).
+ */
+static int wcmd_create(enum cmd id, struct ctx *c, struct wcmd *w,
+		       int mutated, enum otype t, struct obj **made)
+{
+	uint32_t handle;
+	struct obj *o = NULL;
+	int e;
+
+	w->mut = pick_mut(mutated, w->drv_len != 0);
+	e = wcmd_run(id, c->fd, w, c);
+	if (!e && got_resp(w)) {
+		memcpy(&handle, out, sizeof(handle));
+		o = obj_add(c, t, handle);
+	}
+	if (made)
+		*made = o;
+	return e;
+}
+
 static void set_resp_ptr(struct wcmd *w, uint64_t p)
 {
 	if (w->has_resp)
@@ -917,13 +943,8 @@ static int step_alloc_pd(struct ctx *c, int mutated)
 		.resp_len = sizeof(struct ib_uverbs_alloc_pd_resp),
 		.drv_resp_len = sizeof(struct mlx5_ib_alloc_pd_resp),
 	};
-	int e;
 
-	w.mut = pick_mut(mutated, 0);
-	e = wcmd_run(C_ALLOC_PD, c->fd, &w, c);
-	if (!e && got_resp(&w))
-		obj_add(c, O_PD, ((struct ib_uverbs_alloc_pd_resp *)out)->pd_handle);
-	return e;
+	return wcmd_create(C_ALLOC_PD, c, &w, mutated, O_PD, NULL);
 }
 
 /* A destroy command that names its object by the first u32 of @core. */
@@ -969,17 +990,12 @@ static int step_reg_mr(struct ctx *c, int mutated)
 		.core = &cmd, .core_len = sizeof(cmd),
 		.resp_len = sizeof(struct ib_uverbs_reg_mr_resp),
 	};
-	int e;
 
 	/* not page aligned is fine, if the IOVA has the same page offset */
 	if (chance(20))
 		cmd.start += 64 * below(64);
 	cmd.hca_va = cmd.start;
-	w.mut = pick_mut(mutated, 0);
-	e = wcmd_run(C_REG_MR, c->fd, &w, c);
-	if (!e && got_resp(&w))
-		obj_add(c, O_MR, ((struct ib_uverbs_reg_mr_resp *)out)->mr_handle);
-	return e;
+	return wcmd_create(C_REG_MR, c, &w, mutated, O_MR, NULL);
 }
 
 static int step_rereg_mr(struct ctx *c, int mutated)
@@ -1014,13 +1030,8 @@ static int step_alloc_mw(struct ctx *c, int mutated)
 		.drv = &req, .drv_len = sizeof(req),
 		.resp_len = sizeof(struct ib_uverbs_alloc_mw_resp),
 	};
-	int e;
 
-	w.mut = pick_mut(mutated, 1);
-	e = wcmd_run(C_ALLOC_MW, c->fd, &w, c);
-	if (!e && got_resp(&w))
-		obj_add(c, O_MW, ((struct ib_uverbs_alloc_mw_resp *)out)->mw_handle);
-	return e;
+	return wcmd_create(C_ALLOC_MW, c, &w, mutated, O_MW, NULL);
 }
 
 static int step_comp_channel(struct ctx *c, int mutated)
@@ -1036,12 +1047,10 @@ static int step_comp_channel(struct ctx *c, int mutated)
 
 	if (obj_count(c, O_CHAN, 1) >= 4)
 		return 0;
-	w.mut = pick_mut(mutated, 0);
-	e = wcmd_run(C_COMP_CHANNEL, c->fd, &w, c);
-	if (!e && got_resp(&w)) {
-		o = obj_add(c, O_CHAN, 0);
-		o->id = ((struct ib_uverbs_create_comp_channel_resp *)out)->fd;
-	}
+	/* the fd is the handle: closed with the context */
+	e = wcmd_create(C_COMP_CHANNEL, c, &w, mutated, O_CHAN, &o);
+	if (o)
+		o->id = o->handle;
 	return e;
 }
 
@@ -1122,11 +1131,7 @@ static int step_create_cq(struct ctx *c, int mutated)
 		w.resp_len = sizeof(struct ib_uverbs_ex_create_cq_resp);
 		id = C_CREATE_CQ_EX;
 	}
-	w.mut = pick_mut(mutated, 1);
-	e = wcmd_run(id, c->fd, &w, c);
-	if (!e && got_resp(&w))
-		obj_add(c, O_CQ, ((struct ib_uverbs_create_cq_resp *)out)->cq_handle);
-	return e;
+	return wcmd_create(id, c, &w, mutated, O_CQ, NULL);
 }
 
 static int step_resize_cq(struct ctx *c, int mutated)
@@ -1191,7 +1196,6 @@ static int step_create_srq(struct ctx *c, int mutated)
 		.resp_len = sizeof(struct ib_uverbs_create_srq_resp),
 		.drv_resp_len = sizeof(struct mlx5_ib_create_srq_resp),
 	};
-	int e;
 
 	while (desc < 16 + 16 * sge)
 		desc *= 2;
@@ -1199,11 +1203,7 @@ static int step_create_srq(struct ctx *c, int mutated)
 	/* version 0 CQEs: an old library sends no user index at all */
 	if (!c->cqe_version && chance(30))
 		w.drv_len = offsetof(struct mlx5_ib_create_srq, uidx);
-	w.mut = pick_mut(mutated, 1);
-	e = wcmd_run(C_CREATE_SRQ, c->fd, &w, c);
-	if (!e && got_resp(&w))
-		obj_add(c, O_SRQ, ((struct ib_uverbs_create_srq_resp *)out)->srq_handle);
-	return e;
+	return wcmd_create(C_CREATE_SRQ, c, &w, mutated, O_SRQ, NULL);
 }
 
 static int step_modify_srq(struct ctx *c, int mutated)
@@ -1476,13 +1476,8 @@ static int step_create_ah(struct ctx *c, int mutated)
 		.resp_len = sizeof(struct ib_uverbs_create_ah_resp),
 		.drv_resp_len = sizeof(struct mlx5_ib_create_ah_resp),
 	};
-	int e;
 
-	w.mut = pick_mut(mutated, 0);
-	e = wcmd_run(C_CREATE_AH, c->fd, &w, c);
-	if (!e && got_resp(&w))
-		obj_add(c, O_AH, ((struct ib_uverbs_create_ah_resp *)out)->ah_handle);
-	return e;
+	return wcmd_create(C_CREATE_AH, c, &w, mutated, O_AH, NULL);
 }
 
 /* Destroy one object of type @t (valid: a live one of this context). */
@@ -1775,43 +1770,37 @@ static int scenario(struct ctx *c, int mutate_pct, int chaos_pct, int *at)
  * pinned from another mm, at the same addresses), mappings and destroys
  * on the same contexts at the same time.
  */
+static int raw_ioctl_op(struct ctx *c, int unused)
+{
+	(void)unused;
+	return raw_ioctl(c);
+}
+
+/* What a sibling does, each with the chance (%) that it is mutated. */
+static const struct {
+	int (*fn)(struct ctx *c, int arg);
+	unsigned int pct;
+} sib_ops[] = {
+	{ step_uar_alloc, 20 }, { step_create_cq, 20 }, { step_create_cq, 20 },
+	{ step_destroy_cq, 70 }, { step_uar_destroy, 70 }, { step_mmap, 30 },
+	{ step_query_port, 30 }, { raw_ioctl_op, 0 },
+};
+
 static void sibling_run(uint64_t seed)
 {
-	int i;
+	unsigned int i, n;
 
 	rng = seed;
 	ioctl_only = 1;
 	/* a killed worker takes its sibling with it */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	for (i = 0; i < 40 && !sh->stop; i++) {
+	for (n = 0; n < 40 && !sh->stop; n++) {
 		struct ctx *c = &ctxs[below(NCTX)];
 
 		if (c->fd < 0 || !c->has_ctx)
 			continue;
-		switch (below(8)) {
-		case 0:
-			step_uar_alloc(c, chance(20));
-			break;
-		case 1:
-		case 2:
-			step_create_cq(c, chance(20));
-			break;
-		case 3:
-			step_destroy_cq(c, chance(70));
-			break;
-		case 4:
-			step_uar_destroy(c, chance(70));
-			break;
-		case 5:
-			step_mmap(c, chance(30));
-			break;
-		case 6:
-			step_query_port(c, chance(30));
-			break;
-		default:
-			raw_ioctl(c);
-			break;
-		}
+		i = below(ARRAY_SIZE(sib_ops));
+		sib_ops[i].fn(c, chance(sib_ops[i].pct));
 	}
 	_exit(0);
 }
