@@ -814,7 +814,8 @@ static int step_query_port(struct ctx *c, int mutated)
 		struct ioc q;
 
 		ioc_init(&q, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
-		ioc_add(&q, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 1,
+		/* a constant attribute is a u64, whatever its type */
+		ioc_add(&q, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 8,
 			mutated && chance(50) ? below(4) : 1, 1);
 		ioc_add(&q, UVERBS_ATTR_QUERY_PORT_RESP, sizeof(resp),
 			(uintptr_t)&resp, 1);
