@@ -1212,7 +1212,7 @@ static int step_modify_srq(struct ctx *c, int mutated)
 	struct ib_uverbs_modify_srq cmd = {
 		.srq_handle = handle_of(c, O_SRQ, !mutated),
 		.attr_mask = 2,		/* IB_SRQ_LIMIT */
-		.srq_limit = below(8),
+		.srq_limit = below(3),	/* below any SRQ's size */
 	};
 	struct wcmd w = {
 		.cmd = IB_USER_VERBS_CMD_MODIFY_SRQ,
@@ -1647,10 +1647,20 @@ static void chaos(struct ctx *c)
 	}
 }
 
+/* The objects an unmutated step works on (0: none needed). */
+static const uint8_t step_needs[NSTEP] = {
+	[ST_QQP] = O_QP + 1, [ST_RESIZE] = O_CQ + 1, [ST_QSRQ] = O_SRQ + 1,
+	[ST_MSRQ] = O_SRQ + 1, [ST_REREG] = O_MR + 1,
+};
+
 static int run_step(struct ctx *c, enum step s, int mutated)
 {
 	struct obj *qp;
 
+	/* a valid step on an object this context lacks would be refused */
+	if (!mutated && step_needs[s] &&
+	    !obj_count(c, (enum otype)(step_needs[s] - 1), 1))
+		return 0;
 	switch (s) {
 	case ST_OPEN:
 		if (c->fd >= 0 && c->nobj < MAXOBJ / 2 && !mutated)

@@ -50,7 +50,7 @@ fuzz_baseline() {
 }
 
 fuzz_main() {
-	local node log rc before hits ops unexp
+	local node log rc before hits ops unexp det
 	node=$(fuzz_node "$DEV") ||
 		{ record fuzz/run fail "no uverbs node for $DEV"; return 1; }
 	fuzz_baseline fuzz/baseline "$node"
@@ -68,7 +68,7 @@ fuzz_main() {
 		perf fuzz ops "$ops" ops
 		perf fuzz ops_per_s "$(fuzz_val "$log" ops_per_s)" ops/s
 		perf fuzz qp_rts "$(fuzz_val "$log" depth_rts)" QPs
-		local det="$ops ops (target $FUZZ_OPS, seed $FUZZ_SEED) in $(fuzz_val "$log" seconds) s, $(fuzz_val "$log" ops_per_s) ops/s; $(fuzz_val "$log" spawned) workers ($FUZZ_PROCS at a time), $(fuzz_val "$log" killed) SIGKILLed; $(fuzz_val "$log" depth_rts) QPs reached RTS"
+		det="$ops ops (target $FUZZ_OPS, seed $FUZZ_SEED) in $(fuzz_val "$log" seconds) s, $(fuzz_val "$log" ops_per_s) ops/s; $(fuzz_val "$log" spawned) workers ($FUZZ_PROCS at a time), $(fuzz_val "$log" killed) SIGKILLed; $(fuzz_val "$log" depth_rts) QPs reached RTS"
 		[ "$ops" -ge "$FUZZ_OPS" ] || det+="; stopped by the ${FUZZ_TIME} s limit"
 		if [ $rc -eq 0 ]; then
 			record fuzz/run pass "$det"
