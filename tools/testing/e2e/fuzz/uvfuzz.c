@@ -597,10 +597,22 @@ static enum frame_mut pick_mut(int mutated, int has_drv)
 
 /* ---- ioctl methods ---- */
 
+/*
+ * Room for the most attributes a mutated header names (num_attrs below
+ * 16): the kernel writes back into every attribute it parsed.
+ */
 struct ioc {
 	struct ib_uverbs_ioctl_hdr hdr;
-	struct ib_uverbs_attr attrs[12];
+	struct ib_uverbs_attr attrs[16];
+	uint16_t ptrs;		/* attributes whose data is our address */
 };
+
+/*
+ * Where a mutated pointer attribute points: the kernel writes (and
+ * zero-fills) up to the attribute's length, which a mutation may make
+ * 64 KiB, and nothing of ours may be under it.
+ */
+static uint8_t sink[128 * 1024] __attribute__((aligned(PAGE)));
 
 static void ioc_init(struct ioc *q, uint16_t obj, uint16_t method)
 {
@@ -623,9 +635,18 @@ static struct ib_uverbs_attr *ioc_add(struct ioc *q, uint16_t id,
 	return a;
 }
 
+/* An attribute whose data points at our buffer @p. */
+static struct ib_uverbs_attr *ioc_ptr(struct ioc *q, uint16_t id,
+				      uint16_t len, uint64_t p, int mandatory)
+{
+	q->ptrs |= 1U << q->hdr.num_attrs;
+	return ioc_add(q, id, len, p, mandatory);
+}
+
 static void ioc_mutate(struct ioc *q, struct ctx *c)
 {
 	struct ib_uverbs_attr *a;
+	unsigned int k;
 
 	if (!q->hdr.num_attrs || chance(15)) {
 		switch (below(5)) {
@@ -647,10 +668,13 @@ static void ioc_mutate(struct ioc *q, struct ctx *c)
 		}
 		return;
 	}
-	a = &q->attrs[below(q->hdr.num_attrs)];
+	k = below(q->hdr.num_attrs);
+	a = &q->attrs[k];
 	switch (below(7)) {
 	case 0:
 		a->len = (uint16_t)interesting(2, a->len, c);
+		if (q->ptrs & (1U << k))
+			a->data = (uintptr_t)(sink + 8 * below(1024));
 		break;
 	case 1:
 		a->flags = (uint16_t)rnd();
@@ -666,7 +690,12 @@ static void ioc_mutate(struct ioc *q, struct ctx *c)
 		q->hdr.num_attrs--;
 		break;
 	default:
-		a->data = interesting(8, a->data, c);
+		/* a pointer near ours could land on our stack */
+		if (q->ptrs & (1U << k))
+			a->data = chance(50) ? bad_addr() :
+				  (uintptr_t)(sink + 8 * below(1024));
+		else
+			a->data = interesting(8, a->data, c);
 		break;
 	}
 }
@@ -762,11 +791,11 @@ static int step_get_context_ioctl(struct ctx *c, int mutated)
 	if (mutated && chance(60))
 		mutate_field(&req, sizeof(req), c);
 	ioc_init(&q, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
-	ioc_add(&q, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, 4,
+	ioc_ptr(&q, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, 4,
 		(uintptr_t)&ncomp, 0);
-	ioc_add(&q, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT, 8, (uintptr_t)&core, 0);
-	ioc_add(&q, UVERBS_ATTR_UHW_IN, sizeof(req), (uintptr_t)&req, 0);
-	ioc_add(&q, UVERBS_ATTR_UHW_OUT, sizeof(resp), (uintptr_t)&resp, 0);
+	ioc_ptr(&q, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT, 8, (uintptr_t)&core, 0);
+	ioc_ptr(&q, UVERBS_ATTR_UHW_IN, sizeof(req), (uintptr_t)&req, 0);
+	ioc_ptr(&q, UVERBS_ATTR_UHW_OUT, sizeof(resp), (uintptr_t)&resp, 0);
 	e = ioc_run(C_GET_CONTEXT_IOCTL, c->fd, &q, mutated && chance(40), c);
 	if (!e)
 		uctx_took(c, &resp);
@@ -817,7 +846,7 @@ static int step_query_port(struct ctx *c, int mutated)
 		/* a constant attribute is a u64, whatever its type */
 		ioc_add(&q, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 8,
 			mutated && chance(50) ? below(4) : 1, 1);
-		ioc_add(&q, UVERBS_ATTR_QUERY_PORT_RESP, sizeof(resp),
+		ioc_ptr(&q, UVERBS_ATTR_QUERY_PORT_RESP, sizeof(resp),
 			(uintptr_t)&resp, 1);
 		e = ioc_run(C_QUERY_PORT_IOCTL, c->fd, &q, mutated, c);
 		/* the extended response starts with the legacy one */
@@ -845,9 +874,9 @@ static int step_uar_alloc(struct ctx *c, int mutated)
 	ha = ioc_add(&q, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE, 0, 0, 1);
 	ioc_add(&q, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE, 8,
 		mutated && chance(30) ? below(3) : MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC, 1);
-	ioc_add(&q, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, 8, (uintptr_t)&off, 1);
-	ioc_add(&q, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH, 4, (uintptr_t)&len, 1);
-	ioc_add(&q, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID, 4, (uintptr_t)&page_id, 1);
+	ioc_ptr(&q, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, 8, (uintptr_t)&off, 1);
+	ioc_ptr(&q, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH, 4, (uintptr_t)&len, 1);
+	ioc_ptr(&q, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID, 4, (uintptr_t)&page_id, 1);
 	e = ioc_run(C_UAR_ALLOC, c->fd, &q, mutated, c);
 	if (!e) {
 		o = obj_add(c, O_UAR, (uint32_t)ha->data);
@@ -1113,10 +1142,10 @@ static int step_create_cq(struct ctx *c, int mutated)
 		ioc_add(&q, UVERBS_ATTR_CREATE_CQ_CQE, 4, cqe, 1);
 		ioc_add(&q, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 8, uh, 1);
 		ioc_add(&q, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 4, 0, 1);
-		ioc_add(&q, UVERBS_ATTR_CREATE_CQ_RESP_CQE, 4,
+		ioc_ptr(&q, UVERBS_ATTR_CREATE_CQ_RESP_CQE, 4,
 			(uintptr_t)&cqe, 1);
-		ioc_add(&q, UVERBS_ATTR_UHW_IN, sizeof(req), (uintptr_t)&req, 0);
-		ioc_add(&q, UVERBS_ATTR_UHW_OUT, sizeof(resp),
+		ioc_ptr(&q, UVERBS_ATTR_UHW_IN, sizeof(req), (uintptr_t)&req, 0);
+		ioc_ptr(&q, UVERBS_ATTR_UHW_OUT, sizeof(resp),
 			(uintptr_t)&resp, 0);
 		e = ioc_run(C_CREATE_CQ_IOCTL, c->fd, &q, mutated && chance(50), c);
 		handle = (uint32_t)ha->data;
@@ -1170,7 +1199,7 @@ static int step_destroy_cq(struct ctx *c, int valid)
 	ioc_init(&q, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
 	ioc_add(&q, UVERBS_ATTR_DESTROY_CQ_HANDLE, 0,
 		o ? o->handle : handle_of(c, O_CQ, 0), 1);
-	ioc_add(&q, UVERBS_ATTR_DESTROY_CQ_RESP, sizeof(resp),
+	ioc_ptr(&q, UVERBS_ATTR_DESTROY_CQ_RESP, sizeof(resp),
 		(uintptr_t)&resp, 1);
 	e = ioc_run(C_DESTROY_CQ_IOCTL, c->fd, &q, !valid && chance(30), c);
 	if (!e && o)
@@ -1559,24 +1588,27 @@ static const uint16_t objs[] = {
 /* Any object, any method, attributes of any id, length and data. */
 static int raw_ioctl(struct ctx *c)
 {
-	uint8_t data[256] = { 0 };
+	/* what the kernel reads, and may write back, stays in the sink */
+	uint8_t *data = sink + sizeof(sink) / 2;
 	unsigned int i, n = below(8);
 	struct ioc q;
+
+	memset(data, 0, 256);
 
 	ioc_init(&q, chance(80) ? objs[below(ARRAY_SIZE(objs))] :
 		 (uint16_t)rnd(), chance(50) ? below(16) :
 		 (uint16_t)(0x1000 + below(16)));
 	for (i = 0; i < n; i++) {
 		uint16_t id = chance(50) ? below(12) : 0x1000 + below(12);
-		uint16_t len = chance(40) ? below(9) : below(sizeof(data));
-		uint64_t d;
+		uint16_t len = chance(40) ? below(9) : below(256);
 
 		if (len <= 8 && chance(50))
-			d = chance(50) ? handle_of(c, (enum otype)below(NOTYPE), 0) :
-			    rnd();
+			ioc_add(&q, id, len, chance(50) ?
+				handle_of(c, (enum otype)below(NOTYPE), 0) : rnd(),
+				chance(50));
 		else
-			d = chance(85) ? (uintptr_t)data : bad_addr();
-		ioc_add(&q, id, len, d, chance(50));
+			ioc_ptr(&q, id, len, chance(85) ? (uintptr_t)data :
+				bad_addr(), chance(50));
 	}
 	return ioc_run(C_RAW_IOCTL, c->fd, &q, chance(30), c);
 }
