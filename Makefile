@@ -15,7 +15,7 @@
 #   make ifc      include/mlx5x layouts against the kernel's mlx5_ifc.h
 #   make fwdiff   firmware commands of mlx5x against upstream mlx5's
 #   make emu      build the emulated ConnectX; make emu-test runs its unit tests
-#   make e2e DRIVER=rxe|upstream|mlx5x [SUITE=full|bringup|faults|fabric|fwevents]
+#   make e2e DRIVER=rxe|upstream|mlx5x [SUITE=full|bringup|faults|fabric|fwevents|fuzz]
 #   make bench    upstream and mlx5x side by side on one emulator (figures)
 #   make fresh-check  run and check as a new user: in a fresh Debian 12 tree
 

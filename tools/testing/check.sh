@@ -54,7 +54,7 @@ step kunit "$T/kunit/run.sh"
 # make bench's report generator on a canned run (no VM, no figure asserted)
 step bench-report "$T/e2e/bench/test-report.sh"
 # VM lanes as DRIVER:SUITE; a lane joins this list once it passes.
-LANES=${MLX5X_LANES:-"rxe:full upstream:bringup upstream:full upstream:fabric upstream:fwevents mlx5x:bringup mlx5x:faults mlx5x:fwevents mlx5x:full"}
+LANES=${MLX5X_LANES:-"rxe:full upstream:bringup upstream:full upstream:fabric upstream:fwevents mlx5x:bringup mlx5x:faults mlx5x:fwevents mlx5x:fuzz mlx5x:full"}
 has_lane() { case " $LANES " in *" $1 "*) return 0 ;; esac; return 1; }
 for lane in $LANES; do
 	step "e2e-${lane%%:*}-${lane#*:}" "$T/e2e/lane.sh" "${lane%%:*}" "${lane#*:}"

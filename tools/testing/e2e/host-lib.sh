@@ -185,3 +185,26 @@ stop_emu() {
 
 # report_value FILE KEY: a value from the emulator's key=value report.
 report_value() { sed -n "s/^$2=//p" "$1" 2>/dev/null | head -n1; }
+
+# build_uvfuzz OUTDIR: the uverbs fuzzer, compiled in the root tree
+# against the guest's own uapi headers and C library (it needs nothing
+# else).  Copies it to OUTDIR/uvfuzz; sets MISSING on failure and leaves
+# the log in build/uvfuzz/build.log.
+build_uvfuzz() {
+	local scr=$TOP/build/uvfuzz
+	MISSING=
+	rm -rf "$scr"
+	mkdir -p "$scr"
+	cp "$E2EDIR/fuzz/uvfuzz.c" "$scr/" || { MISSING="no tools/testing/e2e/fuzz/uvfuzz.c"; return 1; }
+	# shellcheck disable=SC2016
+	if ! ROOT=$ROOT W=$scr nice unshare -m --propagation private sh -c '
+		mount -t tmpfs tmpfs "$ROOT/run"; mkdir "$ROOT/run/w"
+		mount --bind "$W" "$ROOT/run/w"
+		exec chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin sh -c \
+			"cd /run/w && gcc -O2 -Wall -Wextra -Werror -o uvfuzz uvfuzz.c"' \
+		> "$scr/build.log" 2>&1; then
+		MISSING="uvfuzz failed to build (log: build/uvfuzz/build.log): $(grep -m1 -E 'error' "$scr/build.log")"
+		return 1
+	fi
+	cp "$scr/uvfuzz" "$1/uvfuzz"
+}

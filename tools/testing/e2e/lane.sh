@@ -7,6 +7,7 @@
 #                             SUITE:  full | bringup | faults (mlx5x only)
 #                                     | fabric (upstream only)
 #                                     | fwevents (upstream, mlx5x)
+#                                     | fuzz (upstream, mlx5x)
 #
 #   rxe       soft-RoCE on a dummy netdev; checks the rig itself.
 #   upstream  the guest kernel's own mlx5_core + mlx5_ib on the emulated
@@ -21,7 +22,9 @@
 # two functions whose emulators start events (page requests, link flap, EQ
 # overrun, internal error) or change how they complete commands (late, out
 # of slot order, coalesced) when the guest asks (see "firmware-event suite"
-# below).
+# below).  Suite fuzz runs the uverbs fuzzer (fuzz/uvfuzz.c, guest/fuzz.sh)
+# on the device, then unloads the driver; on lane upstream its findings are
+# figures (skip lines), not failures.
 #
 # Results: $MLX5X_RESULTS/e2e-NAME.tsv (one line per test),
 # build/results/lane-NAME.md (human table), the job dir build/e2e/NAME/
@@ -49,8 +52,8 @@ SUITE=${2:-full}
 case $DRIVER in rxe | upstream | mlx5x) ;; *)
 	echo "usage: $0 rxe|upstream|mlx5x [full|bringup]" >&2; exit 2 ;;
 esac
-case $SUITE in full | bringup | faults | fabric | fwevents) ;; *)
-	echo "usage: $0 rxe|upstream|mlx5x [full|bringup|faults|fabric|fwevents]" >&2; exit 2 ;;
+case $SUITE in full | bringup | faults | fabric | fwevents | fuzz) ;; *)
+	echo "usage: $0 rxe|upstream|mlx5x [full|bringup|faults|fabric|fwevents|fuzz]" >&2; exit 2 ;;
 esac
 [ "$DRIVER/$SUITE" = rxe/bringup ] && {
 	echo "lane rxe has no bringup suite (it has no device to bring up)" >&2
@@ -67,6 +70,10 @@ esac
 }
 [ "$SUITE" = fwevents ] && [ "$DRIVER" = rxe ] && {
 	echo "suite fwevents needs the emulated device (lanes upstream, mlx5x)" >&2
+	exit 2
+}
+[ "$SUITE" = fuzz ] && [ "$DRIVER" = rxe ] && {
+	echo "suite fuzz speaks mlx5's udata: lanes upstream, mlx5x" >&2
 	exit 2
 }
 
@@ -138,6 +145,8 @@ lane_defaults() {
 			VM_TMO=${MLX5X_VM_TIMEOUT:-1200}
 		elif [ "$SUITE" = fwevents ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-900}
+		elif [ "$SUITE" = fuzz ]; then
+			VM_TMO=${MLX5X_VM_TIMEOUT:-$((FUZZ_TIME + 900))}
 		elif [ "$SUITE" = fabric ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-2400}
 		elif [ "$SUITE" = bringup ]; then
@@ -172,6 +181,38 @@ write_env() {
 	EOF
 	[ "$SUITE" != faults ] || fault_env >> "$JOB/job.env"
 	[ "$SUITE" != fwevents ] || fwev_env >> "$JOB/job.env"
+	[ "$SUITE" != fuzz ] || fuzz_env >> "$JOB/job.env"
+}
+
+# --- fuzz suite (upstream, mlx5x) -----------------------------------------
+#
+# A fixed seed, so make check runs the same operations each time (only
+# where the SIGKILLs land varies); MLX5X_FUZZ_SEED picks another.
+FUZZ_SEED=${MLX5X_FUZZ_SEED:-1}
+FUZZ_OPS=${MLX5X_FUZZ_OPS:-200000}
+FUZZ_PROCS=${MLX5X_FUZZ_PROCS:-4}
+FUZZ_KILLS=${MLX5X_FUZZ_KILLS:-8}
+# a bound on the run whatever the host's load (the ops figure says if hit)
+FUZZ_TIME=${MLX5X_FUZZ_TIME:-600}
+
+# ib_core's own warning (not rate-limited) when a consumer's PSN does not
+# fit 24 bits: the fuzzer sends such PSNs on purpose.
+FUZZ_DMESG_ALLOW='_ib_modify_qp (rq|sq)_psn overflow, masking to 24 bits$'
+
+fuzz_env() {
+	cat <<-EOF
+	FUZZ_SEED=$FUZZ_SEED
+	FUZZ_OPS=$FUZZ_OPS
+	FUZZ_PROCS=$FUZZ_PROCS
+	FUZZ_KILLS=$FUZZ_KILLS
+	FUZZ_TIME=$FUZZ_TIME
+	EOF
+}
+
+# fuzz_upstream_info IN OUT: on lane upstream the fuzzer measures the
+# in-tree driver; what it finds there is reported, not failed.
+fuzz_upstream_info() {
+	awk -F'\t' -v OFS='\t' '$2 == "fail" { $2 = "skip"; $3 = "upstream finding (informational): " $3 } { print }' "$1" > "$2"
 }
 
 # fwdiff_emu_args: with the fwdiff part, the emulator writes the field
@@ -633,6 +674,15 @@ check_dmesg() {
 		local v=FWEV_DMESG_ALLOW_$DRIVER
 		allow=${allow:+$allow|}${!v}
 	fi
+	[ "$SUITE" != fuzz ] || allow=${allow:+$allow|}$FUZZ_DMESG_ALLOW
+	# mlx5x's command watchdog completes commands whose interrupt was not
+	# taken within its period (1 s): allowed only when the guest logged a
+	# stall of its own clock as long (a vCPU the host did not run).  Lost
+	# interrupts are the fault suite's to check (cmd-irq-drop).
+	if [ "$SUITE/$DRIVER" = fuzz/mlx5x ] &&
+		grep -q 'clocksource: Long readout interval' "$raw"; then
+		allow=${allow:+$allow|}'command watchdog: [0-9]+ completions by a missed interrupt \([0-9]+ EQEs polled\), 0 without an event$'
+	fi
 	# The fault suite provokes driver errors; its scenarios check them.
 	if [ "$SUITE" = faults ]; then
 		pat='^$'
@@ -802,8 +852,11 @@ boot_lane() {
 	if [ "$DRIVER" != rxe ]; then
 		build_emu || missing+=("$MISSING")
 	fi
+	if [ "$SUITE" = fuzz ]; then
+		build_uvfuzz "$JOB" || missing+=("$MISSING")
+	fi
 	[ ${#missing[@]} -eq 0 ] || fail_early "$(printf '%s; ' "${missing[@]}" | sed 's/; $//')"
-	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,fwevents.sh,robust.sh,fabric.sh,pyverbs-run.py,robust.py,fwdiff.py,cmdload.py} "$JOB/"
+	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,fwevents.sh,robust.sh,fabric.sh,fuzz.sh,pyverbs-run.py,robust.py,fwdiff.py,cmdload.py} "$JOB/"
 	chmod +x "$JOB/run.sh"
 	write_env
 
@@ -877,7 +930,19 @@ touch "$JOB/results.tsv" "$JOB/pyverbs-tests.tsv"
 		fi
 	fi
 	[ "$SUITE" != fabric ] || check_emu_link
+	# The fuzzer never rings a doorbell: the device saw no bad access.
+	if [ "$SUITE" = fuzz ] && [ -z "$EMU_TAGS" ]; then
+		check_emu_violations "$JOB/emu-report.txt" ""
+	elif [ "$SUITE" = fuzz ]; then
+		for t in $EMU_TAGS; do
+			check_emu_violations "$JOB/emu-$t-report.txt" "-$t"
+		done
+	fi
 } > "$JOB/raw.tsv"
+if [ "$SUITE/$DRIVER" = fuzz/upstream ]; then
+	fuzz_upstream_info "$JOB/raw.tsv" "$JOB/raw-info.tsv"
+	mv "$JOB/raw-info.tsv" "$JOB/raw.tsv"
+fi
 apply_known "$JOB/raw.tsv" "$JOB/final.tsv"
 awk -F'\t' -v OFS='\t' -v p="$DRIVER" 'NF { $1 = p "/" $1; print }' "$JOB/final.tsv" > "$TSV"
 

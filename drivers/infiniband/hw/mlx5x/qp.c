@@ -817,10 +817,19 @@ static int qp_av_to_path(const struct rdma_ah_attr *ah,
 			 const struct mlx5x_verbs_caps *caps,
 			 struct mlx5x_qp_path *path)
 {
+	u32 dlid = rdma_ah_get_dlid(ah);
 	const struct ib_global_route *grh;
 	int err;
 
-	path->rlid = rdma_ah_get_dlid(ah);
+	/*
+	 * A connected QP's path ends at one port: a unicast LID, as the
+	 * firmware requires (0 is reserved, 0xc000 and up are multicast and
+	 * the permissive LID).  User space can ask for anything; it gets
+	 * EINVAL, not a failed firmware command.
+	 */
+	if (!dlid || dlid >= be16_to_cpu(IB_MULTICAST_LID_BASE))
+		return -EINVAL;
+	path->rlid = dlid;
 	path->sl = rdma_ah_get_sl(ah);
 	path->path_bits = rdma_ah_get_path_bits(ah);
 	err = mlx5x_qp_stat_rate(rdma_ah_get_static_rate(ah),
@@ -1046,6 +1055,32 @@ static void qp_cur_update(struct mlx5x_qp_cur *cur,
 		cur->resp_depth = attr->max_dest_rd_atomic;
 }
 
+/*
+ * The current state picks the transition command, which the firmware
+ * refuses unless the QP is in that state.  The device moves QPs to SQE
+ * or ERR by itself, so a state the consumer names (IB_QP_CUR_STATE) that
+ * is not the one last known is checked against the device's first: a
+ * wrong one is EINVAL, not a failed firmware command.
+ */
+static int qp_cur_state(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
+			const struct ib_qp_attr *attr, int mask,
+			enum ib_qp_state *cur)
+{
+	struct mlx5x_qp_mod m;
+	int err;
+
+	lockdep_assert_held(&qp->lock);
+	*cur = qp->state;
+	if (!(mask & IB_QP_CUR_STATE) || attr->cur_qp_state == qp->state)
+		return 0;
+	err = mlx5x_fw_query_qp(dev->cmd, qp->ibqp.qp_num, &m);
+	if (err)
+		return err;
+	qp->state = mlx5x_qp_state_to_ib(m.state);
+	*cur = qp->state;
+	return attr->cur_qp_state == qp->state ? 0 : -EINVAL;
+}
+
 static int qp_modify_locked(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 			    struct ib_qp_attr *attr, int mask)
 {
@@ -1056,8 +1091,9 @@ static int qp_modify_locked(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	u16 opcode;
 	int err;
 
-	lockdep_assert_held(&qp->lock);
-	cur = mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
+	err = qp_cur_state(dev, qp, attr, mask, &cur);
+	if (err)
+		return err;
 	next = mask & IB_QP_STATE ? attr->qp_state : cur;
 	if (!ib_modify_qp_is_ok(cur, next, qp->ibqp.qp_type, mask))
 		return -EINVAL;

@@ -13,6 +13,7 @@ cd /job || exit 97
 . ./fwevents.sh
 . ./robust.sh
 . ./fabric.sh
+. ./fuzz.sh
 mkdir -p "$LOGS"
 : > "$RES"
 : > "$PERF"
@@ -272,6 +273,10 @@ elif "setup_$LANE"; then
 	bringup) "bringup_$LANE" ;;
 	fwevents)
 		fwevents_main
+		teardown
+		;;
+	fuzz)
+		fuzz_main
 		teardown
 		;;
 	esac

@@ -860,6 +860,32 @@ static void qp_av_names_port(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(ads, MLX5X_ADS_RLID), 0x32c4);
 }
 
+/* Only a unicast remote LID reaches the firmware. */
+static void qp_av_unicast_lid(struct kunit *test)
+{
+	static const u32 bad[] = { 0, 0xc000, 0xfffe, 0xffff };
+	const struct mlx5x_qp_cur cur = { .port = 1 };
+	struct mlx5x_qp_mod m;
+	struct ib_qp_attr attr;
+	int mask, i, err;
+	u32 optpar;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		rtr_attr(&attr, &mask);
+		rdma_ah_set_dlid(&attr.ah_attr, bad[i]);
+		err = mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
+					   MLX5X_CMD_OP_INIT2RTR_QP, &cx5, &cur,
+					   &m, &optpar);
+		KUNIT_EXPECT_EQ_MSG(test, err, -EINVAL, "dlid 0x%x", bad[i]);
+	}
+	rtr_attr(&attr, &mask);
+	rdma_ah_set_dlid(&attr.ah_attr, 0xbfff);
+	KUNIT_EXPECT_EQ(test, mlx5x_qp_attr_to_mod(&attr, mask, IB_QPT_RC,
+						   MLX5X_CMD_OP_INIT2RTR_QP,
+						   &cx5, &cur, &m, &optpar), 0);
+	KUNIT_EXPECT_EQ(test, m.path.rlid, 0xbfff);
+}
+
 /* mlx5_ib's static rates: codes, and stepping down the ib_rate values. */
 static void qp_stat_rate_step_down(struct kunit *test)
 {
@@ -1114,6 +1140,7 @@ static struct kunit_case qp_cases[] = {
 	KUNIT_CASE(qp_create_context),
 	KUNIT_CASE(qp_rights_follow_depth),
 	KUNIT_CASE(qp_av_names_port),
+	KUNIT_CASE(qp_av_unicast_lid),
 	KUNIT_CASE(qp_stat_rate_step_down),
 	KUNIT_CASE(qp_rq_names),
 	KUNIT_CASE(qp_xrc_tgt_names),
