@@ -41,8 +41,7 @@ struct mlx5x_stage {
  *	stage restores the configuration saved at probe
  * @hca: state of the HCA bring-up stages (hca.c)
  * @ib: the registered RDMA device (ib_main.c), NULL outside the "ibdev"
- *	stage; RCU: event handlers (async EQ interrupt, health work) read
- *	it under rcu_read_lock(), unregistration waits for them
+ *	stage (events reach it through the HCA core's listener, not this)
  *
  * Written only by probe, remove, shutdown and the PCI error handlers,
  * which the driver core and the PCI core serialize (device lock), so no
@@ -58,7 +57,7 @@ struct mlx5x_dev {
 	unsigned int nr_stages;
 	bool recovering;
 	struct mlx5x_hca hca;
-	struct mlx5x_ib_dev __rcu *ib;
+	struct mlx5x_ib_dev *ib;
 };
 
 static inline struct device *mlx5x_to_dev(const struct mlx5x_dev *mdev)
