@@ -56,11 +56,14 @@ void emu_destroy(struct emu *e)
 	pthread_mutex_destroy(&e->lock);
 }
 
-/* Device reset (VFIO_USER_DEVICE_RESET): firmware back to power-on. */
-void emu_reset(struct emu *e)
+/*
+ * Firmware back to power-on; emu.lock held.  Every object is destroyed
+ * and every page forgotten (the driver frees them itself: it knows the
+ * device lost them), the command queue address, the health buffer and
+ * pending interrupts are gone, the firmware initializes again.
+ */
+void emu_fw_reset_locked(struct emu *e)
 {
-	pthread_mutex_lock(&e->lock);
-	e->stats.resets++;
 	objs_drop_all(e);
 	if (e->hca.npages)
 		emu_warn("reset with %u firmware pages held: dropped",
@@ -74,6 +77,30 @@ void emu_reset(struct emu *e)
 	port_init(e);
 	iseg_reset(e);
 	cmdq_reset(e);
+	irq_clear_pending(&e->irq);
+}
+
+/* Device reset (VFIO_USER_DEVICE_RESET): back to power-on. */
+void emu_reset(struct emu *e)
+{
+	pthread_mutex_lock(&e->lock);
+	e->stats.resets++;
+	emu_fw_reset_locked(e);
+	pthread_mutex_unlock(&e->lock);
+	pcicfg_reset(&e->cfg);
+}
+
+/*
+ * Function level reset (the guest set Initiate FLR): the function comes
+ * back as after power-on, its configuration included (the guest restores
+ * what it saved); socket thread, as every config space access.
+ */
+void emu_flr(struct emu *e)
+{
+	pthread_mutex_lock(&e->lock);
+	e->stats.flrs++;
+	emu_info("function level reset");
+	emu_fw_reset_locked(e);
 	pthread_mutex_unlock(&e->lock);
 	pcicfg_reset(&e->cfg);
 }
@@ -366,6 +393,9 @@ void emu_report(struct emu *e, FILE *fp)
 		e->stats.uar_writes, e->stats.uar_bad);
 	fprintf(fp, "bar_bad=%" PRIu64 "\nresets=%" PRIu64 "\n",
 		e->stats.bar_bad, e->stats.resets);
+	fprintf(fp, "flrs=%" PRIu64 "\nfw_resets=%" PRIu64
+		"\nhealth_fatal=%" PRIu64 "\n", e->stats.flrs,
+		e->stats.fw_resets, e->stats.health_fatal);
 	pthread_mutex_unlock(&e->lock);
 	pthread_mutex_lock(&e->irq.lock);
 	fprintf(fp, "msix_fired=%" PRIu64 "\nmsix_deferred=%" PRIu64 "\n",

@@ -348,6 +348,7 @@ struct emu_iseg {
 	bool health_rfr;
 	uint64_t health_at_ns;	/* fault: raise synd then (0: never) */
 	uint32_t health_counter;	/* last value read */
+	bool health_stalled;	/* failed firmware: the counter stands */
 	uint64_t t0_ns;
 };
 
@@ -426,6 +427,10 @@ struct emu_rsvd {
 struct emu_stats {
 	uint64_t cmds, cmd_failed;
 	uint64_t uar_writes, uar_bad, bar_bad, resets;
+	/* function level resets, firmware (nic_interface SW_RESET) resets,
+	 * fatal syndromes (recovery flow requested) raised
+	 */
+	uint64_t flrs, fw_resets, health_fatal;
 	uint64_t eq_overruns, eqe_dma_errors;
 	uint64_t events_done, events_refused;	/* host requests */
 	uint64_t cq_arms, sq_doorbells;
@@ -462,6 +467,8 @@ struct emu {
 int emu_create(struct emu *e, const struct emu_opts *opt);
 void emu_destroy(struct emu *e);
 void emu_reset(struct emu *e);		/* device reset: back to power-on */
+void emu_flr(struct emu *e);		/* function level reset, the same */
+void emu_fw_reset_locked(struct emu *e);	/* firmware part of both */
 int emu_start_thread(struct emu *e);
 void emu_stop_thread(struct emu *e);
 /* run pending device work now (tests; also the device thread's body) */

@@ -10,6 +10,10 @@
 #include "pcicfg.h"
 #include "util.h"
 
+#define PCIE_DEVCAP_FLR		0x10000000u
+#define PCIE_DEVCTL		0x08
+#define PCIE_DEVCTL_FLR		0x8000u
+
 static void put16(struct pcicfg *c, uint32_t off, uint16_t v)
 {
 	c->space[off] = v;
@@ -83,8 +87,10 @@ static void init_pcie(struct pcicfg *c)
 	c->space[p] = 0x10;			/* PCI Express */
 	c->space[p + 1] = PCICFG_CAP_MSIX;
 	put16(c, p + 0x02, 0x0002);		/* v2, endpoint */
-	put32(c, p + 0x04, 0x00008002);		/* devcap: MPS 512, RBER */
+	/* devcap: MPS 512, RBER, function level reset (a ConnectX has it) */
+	put32(c, p + 0x04, 0x00008002 | PCIE_DEVCAP_FLR);
 	put16(c, p + 0x08, 0x2810);		/* devctl: MRRS 512, RO, MPS 128 */
+	/* Initiate FLR (bit 15) is not kept: it always reads 0 */
 	wmask16(c, p + 0x08, 0x7cff);
 	put32(c, p + 0x0c, 0x00000103 | (16u << 4));
 	wmask16(c, p + 0x10, 0x0fff);		/* linkctl */
@@ -129,9 +135,11 @@ void pcicfg_init(struct pcicfg *c, uint64_t bar0_size, unsigned int msix,
 	init_vsc(c);
 }
 
+/* power-on (device reset) or FLR: what the function's driver set is gone */
 void pcicfg_reset(struct pcicfg *c)
 {
 	put16(c, 0x04, 0);
+	put16(c, PCICFG_CAP_PCIE + PCIE_DEVCTL, 0x2810);
 	c->vsc_semaphore = 0;
 	c->vsc_ctrl = 0;
 }
@@ -202,8 +210,20 @@ void pcicfg_read(struct pcicfg *c, uint32_t off, void *buf, uint32_t len)
 	}
 }
 
-void pcicfg_write(struct pcicfg *c, uint32_t off, const void *buf,
-		  uint32_t len)
+/*
+ * A write that sets Initiate Function Level Reset (PCIe Device Control
+ * bit 15, the high byte of the register): the caller resets the function
+ * (PCIe base spec 6.6.2; the guest's pcie_flr() writes it).
+ */
+static bool starts_flr(uint32_t off, const uint8_t *b, uint32_t len)
+{
+	uint32_t hi = PCICFG_CAP_PCIE + PCIE_DEVCTL + 1;
+
+	return off <= hi && hi < off + len && (b[hi - off] & PCIE_DEVCTL_FLR >> 8);
+}
+
+int pcicfg_write(struct pcicfg *c, uint32_t off, const void *buf,
+		 uint32_t len)
 {
 	const uint8_t *b = buf;
 	uint32_t i;
@@ -211,11 +231,12 @@ void pcicfg_write(struct pcicfg *c, uint32_t off, const void *buf,
 	if (len == 4 && (off & 3) == 0 && in_vsc_regs(off)) {
 		vsc_write(c, off - PCICFG_CAP_VSC,
 			  b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24);
-		return;
+		return 0;
 	}
 	for (i = 0; i < len && off + i < PCICFG_SIZE; i++) {
 		uint8_t m = c->wmask[off + i];
 
 		c->space[off + i] = (c->space[off + i] & ~m) | (b[i] & m);
 	}
+	return starts_flr(off, b, len) ? PCICFG_FLR : 0;
 }
