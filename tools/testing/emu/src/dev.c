@@ -108,7 +108,27 @@ void emu_flr(struct emu *e)
 /* the firmware's work loop; emu.lock held */
 void emu_run_pending_locked(struct emu *e)
 {
-	cmdq_run(e);
+	if (!emu_is_dead(e))
+		cmdq_run(e);
+}
+
+bool emu_is_dead(struct emu *e)
+{
+	return __atomic_load_n(&e->dead, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * The device stops answering, as one that fell off the bus or hung: what
+ * a driver reads from BAR0 is all-ones (mlx5_core's and mlx5x's health
+ * polls take an all-ones fw_ver as "PCI dead"), doorbells and commands
+ * go nowhere.  Config space still answers: the link stays up.  emu.lock
+ * held.
+ */
+void emu_die_locked(struct emu *e)
+{
+	__atomic_store_n(&e->dead, true, __ATOMIC_RELEASE);
+	e->cmdq.pending = 0;
+	emu_warn("device dead: BAR0 reads all-ones from now on");
 }
 
 void emu_run_pending(struct emu *e)
@@ -260,6 +280,11 @@ static void iseg_write(struct emu *e, uint64_t off, const uint8_t *b,
 
 void emu_bar0_read(struct emu *e, uint64_t off, void *buf, uint32_t len)
 {
+	if (emu_is_dead(e)) {
+		memset(buf, 0xff, len);
+		__atomic_add_fetch(&e->dead_reads, 1, __ATOMIC_RELAXED);
+		return;
+	}
 	memset(buf, 0, len);
 	if (off >= EMU_BAR0_SIZE || len > EMU_BAR0_SIZE - off)
 		return;
@@ -277,6 +302,10 @@ void emu_bar0_read(struct emu *e, uint64_t off, void *buf, uint32_t len)
 
 void emu_bar0_write(struct emu *e, uint64_t off, const void *buf, uint32_t len)
 {
+	if (emu_is_dead(e)) {
+		__atomic_add_fetch(&e->dead_writes, 1, __ATOMIC_RELAXED);
+		return;
+	}
 	if (off >= EMU_BAR0_SIZE || len > EMU_BAR0_SIZE - off)
 		return;
 	if (in_iseg(off)) {
@@ -396,6 +425,9 @@ void emu_report(struct emu *e, FILE *fp)
 	fprintf(fp, "flrs=%" PRIu64 "\nfw_resets=%" PRIu64
 		"\nhealth_fatal=%" PRIu64 "\n", e->stats.flrs,
 		e->stats.fw_resets, e->stats.health_fatal);
+	fprintf(fp, "dead=%d\ndead_reads=%" PRIu64 "\ndead_writes=%" PRIu64 "\n",
+		emu_is_dead(e), __atomic_load_n(&e->dead_reads, __ATOMIC_RELAXED),
+		__atomic_load_n(&e->dead_writes, __ATOMIC_RELAXED));
 	pthread_mutex_unlock(&e->lock);
 	pthread_mutex_lock(&e->irq.lock);
 	fprintf(fp, "msix_fired=%" PRIu64 "\nmsix_deferred=%" PRIu64 "\n",

@@ -134,7 +134,7 @@ enum emu_port_mode {
 /* firmware-initiated events the host may request (events.c) */
 enum emu_event_kind {
 	EMU_EV_PAGES, EMU_EV_PORT, EMU_EV_INTERNAL_ERROR, EMU_EV_EQ_OVERRUN,
-	EMU_EV_CMD_COMPLETION,
+	EMU_EV_CMD_COMPLETION, EMU_EV_DIE,
 	EMU_EV_NKINDS,
 };
 /* how often the device thread looks for a request (--events-ctl) */
@@ -461,6 +461,13 @@ struct emu {
 	uint64_t viol[R_NUM];	/* firmware-rule violations (rules.c) */
 	struct emu_rsvd rsvd;	/* the reserved-bits rule (reserved.c) */
 	uint64_t unknown_ops;
+	/*
+	 * The device died (--events-ctl die): BAR0 reads all-ones, writes
+	 * are dropped, no command runs; a reset does not bring it back.
+	 * Set once under emu.lock, read without it (atomic).
+	 */
+	bool dead;
+	uint64_t dead_reads, dead_writes;	/* atomic */
 };
 
 /* dev.c */
@@ -469,6 +476,8 @@ void emu_destroy(struct emu *e);
 void emu_reset(struct emu *e);		/* device reset: back to power-on */
 void emu_flr(struct emu *e);		/* function level reset, the same */
 void emu_fw_reset_locked(struct emu *e);	/* firmware part of both */
+void emu_die_locked(struct emu *e);	/* the device stops answering */
+bool emu_is_dead(struct emu *e);
 int emu_start_thread(struct emu *e);
 void emu_stop_thread(struct emu *e);
 /* run pending device work now (tests; also the device thread's body) */

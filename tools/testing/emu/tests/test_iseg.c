@@ -187,11 +187,41 @@ static void test_flr(void)
 	th_teardown(&t);
 }
 
+/* A dead device: all-ones, nothing runs, and no reset revives it. */
+static void test_death(void)
+{
+	uint8_t in[16] = { 0 };
+	struct th_cmd c;
+	uint64_t cmds;
+	struct th t;
+
+	th_setup(&t);
+	th_init_hca(&t);
+	cmds = t.e.stats.cmds;
+	emu_die_locked(&t.e);
+	is_u(rd32(&t, MLX5X_ISEG_HEALTH_FW_VER_OFF), 0xffffffff,
+	     "dead: health fw_ver reads all-ones");
+	is_u(rd32(&t, MLX5X_ISEG_CMDIF_REV_OFF), 0xffffffff,
+	     "... so does every init segment word");
+	th_hdr(in, MLX5X_CMD_OP_NOP, 0);
+	th_build(&t, 0, in, 16, 16, &c);
+	ok(th_ring(&t, &c) == -1,
+	     "... a command rung stays device-owned: never run");
+	is_u(t.e.stats.cmds, cmds, "... and is not counted");
+	emu_flr(&t.e);
+	is_u(rd32(&t, MLX5X_ISEG_HEALTH_FW_VER_OFF), 0xffffffff,
+	     "... and an FLR does not bring it back");
+	ok(t.e.dead_reads >= 3 && t.e.dead_writes >= 1,
+	   "dead reads and writes are counted");
+	th_teardown(&t);
+}
+
 int main(void)
 {
 	test_registers();
 	test_health_fault();
 	test_fw_reset();
 	test_flr();
+	test_death();
 	return tap_done();
 }
