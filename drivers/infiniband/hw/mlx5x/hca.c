@@ -135,7 +135,10 @@ static void hca_qp_event(void *ctx, u8 type, u32 num)
 	rcu_read_unlock();
 }
 
-/* Process context: the health poller's fatal verdict. */
+/*
+ * Process context: the health poller's fatal verdict.  The users are
+ * told first; the recovery work then takes the function down.
+ */
 static void hca_health_fatal(void *ctx)
 {
 	struct mlx5x_hca *hca = ctx;
@@ -146,6 +149,7 @@ static void hca_health_fatal(void *ctx)
 	if (l)
 		l->ops->fatal(l->ctx);
 	rcu_read_unlock();
+	mlx5x_recover_schedule(container_of(hca, struct mlx5x_dev, hca));
 }
 
 int mlx5x_hca_health_init(struct mlx5x_dev *mdev)

@@ -43,9 +43,9 @@ struct mlx5x_stage {
  * @ib: the registered RDMA device (ib_main.c), NULL outside the "ibdev"
  *	stage (events reach it through the HCA core's listener, not this)
  *
- * Written only by probe, remove, shutdown and the PCI error handlers,
- * which the driver core and the PCI core serialize (device lock), so no
- * lock is needed yet.
+ * Written only by probe, remove, shutdown, the PCI error handlers and
+ * the recovery work, all under the device lock (the driver core and the
+ * PCI core take it for theirs), so no other lock is needed.
  */
 struct mlx5x_dev {
 	struct pci_dev *pdev;
@@ -72,5 +72,6 @@ pci_ers_result_t mlx5x_err_detected(struct mlx5x_dev *mdev,
 pci_ers_result_t mlx5x_err_slot_reset(struct mlx5x_dev *mdev);
 void mlx5x_err_resume(struct mlx5x_dev *mdev);
 void mlx5x_quiesce(struct mlx5x_dev *mdev);
+void mlx5x_recover_schedule(struct mlx5x_dev *mdev);
 
 #endif /* MLX5X_H */
