@@ -142,23 +142,71 @@ void pcicfg_reset(struct pcicfg *c)
 	put16(c, PCICFG_CAP_PCIE + PCIE_DEVCTL, 0x2810);
 	c->vsc_semaphore = 0;
 	c->vsc_ctrl = 0;
+	c->vsc_addr = 0;
+	c->vsc_data = 0;
+	c->sem_sw_reset = 0;
 }
 
 /*
- * Vendor-specific capability: the driver's gateway to the crspace.  Only
- * the semaphore protocol is modelled (read the counter, write it to the
- * semaphore, read it back; write 0 to release).  Every address space
- * reads back "not supported" (status 0), so crdump stays off quietly.
+ * Vendor-specific capability: the driver's gateway to the crspace.  The
+ * gateway lock (read the counter, write it to the semaphore register,
+ * read it back; write 0 to release) and one address space are modelled:
+ * the semaphore space (0xa), whose SW reset semaphore (address 0x20)
+ * mlx5_core's health recovery takes before it resets the firmware (write
+ * a unique value, read it back: the lock is held if it reads the same;
+ * write 0 to release).  Every other space reads back "not supported"
+ * (status 0), so crdump stays off quietly.  Access to a space: write the
+ * address with bit 31 set and the data first to write (the device clears
+ * bit 31 when done), or with bit 31 clear to read (the device sets it
+ * once the data register holds the value).
  */
+#define VSC_SPACE_SEMAPHORE	0x000a
+#define VSC_SEM_SW_RESET	0x20
+#define VSC_ADDR_FLAG		0x80000000u
+#define VSC_ADDR_MASK		0x3fffffffu
+
+static bool vsc_space_ok(const struct pcicfg *c)
+{
+	return (c->vsc_ctrl & 0xffff) == VSC_SPACE_SEMAPHORE;
+}
+
+static uint32_t *vsc_space_word(struct pcicfg *c, uint32_t addr)
+{
+	if (!vsc_space_ok(c) || (addr & VSC_ADDR_MASK) != VSC_SEM_SW_RESET)
+		return NULL;
+	return &c->sem_sw_reset;
+}
+
+/* the address register written: do the access at once */
+static void vsc_access(struct pcicfg *c, uint32_t v)
+{
+	uint32_t *w = vsc_space_word(c, v);
+
+	if (v & VSC_ADDR_FLAG) {
+		/* a lock is taken only while free, released with 0 */
+		if (w && (!c->vsc_data || !*w))
+			*w = c->vsc_data;
+		c->vsc_addr = v & ~VSC_ADDR_FLAG;
+	} else {
+		c->vsc_data = w ? *w : 0;
+		c->vsc_addr = v | VSC_ADDR_FLAG;
+	}
+}
+
 static uint32_t vsc_read(struct pcicfg *c, uint32_t reg)
 {
 	switch (reg) {
 	case 0x04:
-		return c->vsc_ctrl & 0xffff;	/* status bits 31:29 = 0 */
+		/* status bits 31:29: the space is supported */
+		return (c->vsc_ctrl & 0xffff) | (vsc_space_ok(c) ? 1u << 29 : 0);
 	case 0x08:
 		return ++c->vsc_counter;
 	case 0x0c:
 		return c->vsc_semaphore;
+	case 0x10:
+		return c->vsc_addr;
+	case 0x14:
+		return c->vsc_data;
 	default:
 		return 0;
 	}
@@ -174,6 +222,12 @@ static void vsc_write(struct pcicfg *c, uint32_t reg, uint32_t v)
 		/* take the lock only if free (or release it with 0) */
 		if (!v || !c->vsc_semaphore)
 			c->vsc_semaphore = v;
+		break;
+	case 0x10:
+		vsc_access(c, v);
+		break;
+	case 0x14:
+		c->vsc_data = v;
 		break;
 	default:
 		break;

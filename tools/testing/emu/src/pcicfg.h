@@ -30,6 +30,9 @@ struct pcicfg {
 	uint32_t vsc_counter;		/* VSC gateway */
 	uint32_t vsc_semaphore;
 	uint32_t vsc_ctrl;
+	uint32_t vsc_addr;		/* address register (flag in bit 31) */
+	uint32_t vsc_data;
+	uint32_t sem_sw_reset;		/* semaphore space: SW reset lock */
 };
 
 void pcicfg_init(struct pcicfg *c, uint64_t bar0_size, unsigned int msix,

@@ -187,6 +187,54 @@ static void test_flr(void)
 	th_teardown(&t);
 }
 
+static uint32_t cfg_rd(struct th *t, uint32_t off)
+{
+	uint32_t v;
+
+	pcicfg_read(&t->e.cfg, off, &v, 4);
+	return v;
+}
+
+static void cfg_wr(struct th *t, uint32_t off, uint32_t v)
+{
+	pcicfg_write(&t->e.cfg, off, &v, 4);
+}
+
+/* the semaphore space read as mlx5_core's gateway read does it */
+static uint32_t sem_read(struct th *t)
+{
+	cfg_wr(t, PCICFG_CAP_VSC + 0x10, 0x20);
+	ok(cfg_rd(t, PCICFG_CAP_VSC + 0x10) >> 31, "... read: the flag is set when done");
+	return cfg_rd(t, PCICFG_CAP_VSC + 0x14);
+}
+
+static void sem_write(struct th *t, uint32_t v)
+{
+	cfg_wr(t, PCICFG_CAP_VSC + 0x14, v);
+	cfg_wr(t, PCICFG_CAP_VSC + 0x10, 0x80000020);
+	ok(!(cfg_rd(t, PCICFG_CAP_VSC + 0x10) >> 31), "... write: the flag is cleared when done");
+}
+
+/* The VSC semaphore space: the SW reset lock of mlx5_core's recovery. */
+static void test_vsc_semaphore(void)
+{
+	struct th t;
+
+	th_setup(&t);
+	cfg_wr(&t, PCICFG_CAP_VSC + 0x04, 0x7);
+	is_u(cfg_rd(&t, PCICFG_CAP_VSC + 0x04) >> 29, 0,
+	     "crspace scan space: not supported");
+	cfg_wr(&t, PCICFG_CAP_VSC + 0x04, 0xa);
+	ok(cfg_rd(&t, PCICFG_CAP_VSC + 0x04) >> 29, "semaphore space: supported");
+	sem_write(&t, 0x1234);
+	is_u(sem_read(&t), 0x1234, "SW reset semaphore taken by the first writer");
+	sem_write(&t, 0x5678);
+	is_u(sem_read(&t), 0x1234, "... not by another while held");
+	sem_write(&t, 0);
+	is_u(sem_read(&t), 0, "... released with 0");
+	th_teardown(&t);
+}
+
 /* A dead device: all-ones, nothing runs, and no reset revives it. */
 static void test_death(void)
 {
@@ -223,5 +271,6 @@ int main(void)
 	test_fw_reset();
 	test_flr();
 	test_death();
+	test_vsc_semaphore();
 	return tap_done();
 }
