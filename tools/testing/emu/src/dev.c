@@ -425,6 +425,7 @@ void emu_report(struct emu *e, FILE *fp)
 	fprintf(fp, "flrs=%" PRIu64 "\nfw_resets=%" PRIu64
 		"\nhealth_fatal=%" PRIu64 "\n", e->stats.flrs,
 		e->stats.fw_resets, e->stats.health_fatal);
+	fprintf(fp, "cq_arms_stale=%" PRIu64 "\n", e->cq_arms_stale);
 	fprintf(fp, "dead=%d\ndead_reads=%" PRIu64 "\ndead_writes=%" PRIu64 "\n",
 		emu_is_dead(e), __atomic_load_n(&e->dead_reads, __ATOMIC_RELAXED),
 		__atomic_load_n(&e->dead_writes, __ATOMIC_RELAXED));

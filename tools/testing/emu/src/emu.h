@@ -468,6 +468,15 @@ struct emu {
 	 */
 	bool dead;
 	uint64_t dead_reads, dead_writes;	/* atomic */
+	/*
+	 * The last CQs destroyed and the UAR each was armed through: user
+	 * space may still ring one while the kernel disassociates its
+	 * context (uverbs destroys the objects before it zaps the
+	 * mappings); hardware ignores such a doorbell.  emu.lock.
+	 */
+	struct { uint32_t cqn, uar; } cq_gone[16];
+	unsigned int cq_gone_next;
+	uint64_t cq_arms_stale;
 };
 
 /* dev.c */

@@ -179,6 +179,25 @@ static struct emu_cq *get_cq(struct cmd_ctx *c)
 	return objtab_get(&c->e->obj[OBJ_CQ], PGET(c->in, MLX5X_CQ_IN_CQN));
 }
 
+static void cq_gone_note(struct emu *e, const struct emu_cq *cq)
+{
+	unsigned int i = e->cq_gone_next++ % ARRAY_SIZE(e->cq_gone);
+
+	e->cq_gone[i].cqn = cq->cqn;
+	e->cq_gone[i].uar = cq->uar->index;
+}
+
+/* an arm doorbell for a CQ just destroyed, through its own UAR */
+static bool cq_gone_recently(struct emu *e, uint32_t cqn, uint32_t uar)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(e->cq_gone); i++)
+		if (e->cq_gone[i].cqn == cqn && e->cq_gone[i].uar == uar)
+			return true;
+	return false;
+}
+
 int h_destroy_cq(struct cmd_ctx *c)
 {
 	struct emu_cq *cq = get_cq(c);
@@ -190,6 +209,7 @@ int h_destroy_cq(struct cmd_ctx *c)
 	if (cq->refs)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES_STATE);
 	objtab_del(&c->e->obj[OBJ_CQ], cq->cqn);
+	cq_gone_note(c->e, cq);
 	uar_put(cq->uar);
 	cq->eq->refs--;
 	cmd_detail(c, "cqn=%u arms=%llu", cq->cqn, (unsigned long long)cq->arms);
@@ -234,6 +254,11 @@ static void cq_arm(struct emu *e, uint32_t index, const uint8_t *data)
 	uint32_t cqn = get_be32(data + 4) & 0xffffff;
 	struct emu_cq *cq = objtab_get(&e->obj[OBJ_CQ], cqn);
 
+	if (!cq && cq_gone_recently(e, cqn, index)) {
+		e->cq_arms_stale++;
+		emu_dbg("CQ arm doorbell for CQ %u, destroyed: ignored", cqn);
+		return;
+	}
 	if (!cq) {
 		e->stats.uar_bad++;
 		emu_warn("CQ arm doorbell for unknown CQ %u", cqn);
