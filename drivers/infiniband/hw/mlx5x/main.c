@@ -378,6 +378,15 @@ static int mlx5x_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	return err;
 }
 
+static bool mlx5x_pci_gone(struct mlx5x_dev *mdev)
+{
+	__be32 fw_ver = mlx5x_iseg_rd(mdev->iseg, MLX5X_ISEG_HEALTH_FW_VER_OFF);
+
+	return pci_channel_offline(mdev->pdev) ||
+	       !pci_device_is_present(mdev->pdev) ||
+	       be32_to_cpu(fw_ver) == U32_MAX;
+}
+
 static void mlx5x_remove(struct pci_dev *pdev)
 {
 	struct mlx5x_dev *mdev = pci_get_drvdata(pdev);
@@ -387,12 +396,12 @@ static void mlx5x_remove(struct pci_dev *pdev)
 	WRITE_ONCE(pf->removing, true);
 	/*
 	 * Surprise removal: the function is gone (the PCI core marked it
-	 * disconnected, or config reads fail) and nothing would answer a
-	 * command, so the teardown completes locally, as mlx5_core's
+	 * disconnected, config reads fail, or the health buffer reads
+	 * all-ones before the health poll noticed) and nothing would answer
+	 * a command, so the teardown completes locally, as mlx5_core's
 	 * commands do once the channel is offline.
 	 */
-	if (mlx5x_cmdq_up(mdev) &&
-	    (pci_channel_offline(pdev) || !pci_device_is_present(pdev))) {
+	if (mlx5x_cmdq_up(mdev) && mlx5x_pci_gone(mdev)) {
 		dev_warn(mlx5x_to_dev(mdev), "function gone: tearing down without the device\n");
 		mlx5x_cmd_kill(&mdev->hca.cmd);
 	}
