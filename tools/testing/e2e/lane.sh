@@ -434,6 +434,9 @@ FWEV_CMD_MODES=${MLX5X_E2E_FWEV_CMD_MODES:-"delay:20 reorder:10 coalesce:10"}
 FWEV_CMD_PROCS=4
 FWEV_CMD_ROUNDS=${MLX5X_E2E_FWEV_CMD_ROUNDS:-3}
 FWEV_CMD_PP_ITERS=200
+# How fwevents/unplug removes ev: sysfs (the PCI core's removal) or qmp
+# (device_del through QEMU's monitor; QEMU 11.1 aborts on it)
+FWEV_UNPLUG=${MLX5X_E2E_FWEV_UNPLUG:-sysfs}
 # upstream (mlx5_core health.c, main.c, pci_vsc.c): the fatal error with
 # the health buffer it prints, then the recovery: the emulator models no
 # VSC semaphore space, so locking the SW reset semaphore fails (which
@@ -472,6 +475,7 @@ fwev_env() {
 	FWEV_CMD_ROUNDS=$FWEV_CMD_ROUNDS
 	FWEV_CMD_PP_ITERS=$FWEV_CMD_PP_ITERS
 	FWEV_QMP_EV=vfu0
+	FWEV_UNPLUG=$FWEV_UNPLUG
 	EOF
 }
 

@@ -8,7 +8,7 @@
 #   err  an EQ overrun, then an internal error: the function's users see
 #        it die, the driver resets it and registers it again; then
 #        (mlx5x) the device dies for good: found, users told, left down.
-# Last (mlx5x), ev is hot-unplugged in the middle of its users' traffic.
+# Last (mlx5x), ev is removed in the middle of its users' traffic.
 # Then ev's driver is unbound and bound again once per command completion
 # mode (late, out of slot order, coalesced EQEs): the emulator switches
 # while no driver is bound, so bring-up, a concurrent workload and
@@ -18,7 +18,8 @@
 # test line; lane.sh adds the emulators' reports.
 #
 # job.env: FWEV_FW_EV, FWEV_FW_ERR (firmware versions that tell the two
-# functions apart), FWEV_QMP_EV (ev's device name in QEMU), FWEV_PP_ITERS, FWEV_CMD_MODES (MODE:MS words),
+# functions apart), FWEV_QMP_EV (ev's device name in QEMU), FWEV_UNPLUG
+# (sysfs or qmp), FWEV_PP_ITERS, FWEV_CMD_MODES (MODE:MS words),
 # FWEV_CMD_PROCS, FWEV_CMD_ROUNDS (cmdload.py), FWEV_CMD_PP_ITERS.
 
 FWEV_SEQ=0
@@ -383,14 +384,18 @@ fwev_death() {
 	fi
 }
 
-# Surprise removal (lane mlx5x), last: ev's function is bound again and
-# hot-unplugged through QEMU's monitor (the host runs device_del on its
-# PCIe root port, guest request "unplug" in /job/ctl-host) while an
-# event-mode pingpong is blocked in ibv_get_cq_event() and a context
-# holds objects.  Both must end (DEVICE_FATAL, errors), the function must
-# be gone, and nothing may hang; lane.sh checks ev's emulator report for
-# leaks (the remove ran on a device still answering, so every object
-# and page goes back).
+# Removal under traffic (lane mlx5x), last: ev's function is bound again
+# and removed while an event-mode pingpong is blocked in
+# ibv_get_cq_event() and a context holds objects.  Both must end
+# (DEVICE_FATAL, errors), the function must be gone, and nothing may
+# hang; lane.sh checks ev's emulator report for leaks (the remove ran on
+# a device still answering, so every object and page goes back).  The
+# removal is the PCI core's (sysfs remove: what pciehp runs for a slot
+# that empties); FWEV_UNPLUG=qmp has the host hot-unplug the device
+# through QEMU's monitor instead (guest request "unplug" in
+# /job/ctl-host; device_del on its PCIe root port), which QEMU 11.1's
+# vfio-user client does not survive (it aborts in
+# memory_region_del_subregion()).
 fwev_unplug() {
 	local name=fwevents/unplug log t0 t1
 	FWEV_BAD=
@@ -403,15 +408,22 @@ fwev_unplug() {
 	lost_start "$EVDEV" "$log.lost" || fwev_bad "robust.py lost did not start: $(excerpt "$log.lost")"
 	ecq_start "$EVDEV" unplug-ecq || fwev_bad "event-mode pingpong did not start: $(excerpt "$ECQ_LOG.client")"
 	t0=$(fwev_up)
-	FWEV_REQ_TMO=180 fwev_req host unplug "$FWEV_QMP_EV" || fwev_bad "unplug $FWEV_QMP_EV: $FWEV_ANS"
+	local what
+	if [ "${FWEV_UNPLUG:-sysfs}" = qmp ]; then
+		FWEV_REQ_TMO=180 fwev_req host unplug "$FWEV_QMP_EV" || fwev_bad "unplug $FWEV_QMP_EV: $FWEV_ANS"
+		what="device_del: ${FWEV_ANS#ok }"
+	else
+		timeout -k 5 180 bash -c 'echo 1 > "$1"' _ "/sys/bus/pci/devices/$EVPCI/remove" >> "$log" 2>&1 ||
+			fwev_bad "sysfs remove of $EVPCI: $(excerpt "$log")"
+		what="sysfs remove"
+	fi
 	t1=$(fwev_up)
-	local what=$FWEV_ANS
 	ecq_end 120 || fwev_bad "event-mode pingpong: $ECQ_DET"
 	lost_end 120 || fwev_bad "open context: $LOST_DET"
 	[ ! -e "/sys/bus/pci/devices/$EVPCI" ] || fwev_bad "$EVPCI still there"
 	fwev_dev "$FWEV_FW_EV" > /dev/null && fwev_bad "an RDMA device with fw $FWEV_FW_EV is still registered"
 	if [ -z "$FWEV_BAD" ]; then
-		record "$name" pass "$EVPCI (${what#ok }) removed $(fwev_dt "$t0" "$t1") s after the request; blocked ibv_get_cq_event returned: $ECQ_DET; open context: $LOST_DET"
+		record "$name" pass "$EVPCI removed ($what) $(fwev_dt "$t0" "$t1") s after the request; blocked ibv_get_cq_event returned: $ECQ_DET; open context: $LOST_DET"
 	else
 		record "$name" fail "$FWEV_BAD"
 	fi
