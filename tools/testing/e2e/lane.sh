@@ -453,10 +453,13 @@ fault_lines() {
 #        counter of each mode (cmd_delayed, cmd_reordered, cmd_coalesced)
 #        above 0.  duplicate stays in the mlx5x fault suite: mlx5_core
 #        does not survive a repeated EQE.
-#   err  --events eq-overrun,internal-error: the function dies, so its
-#        objects and pages stay with the dead firmware (freed by the
-#        driver locally); its report must show the overrun and the fatal
-#        syndrome.
+#   err  --events eq-overrun,internal-error,die: the firmware fails; the
+#        driver resets the function (FLR or the firmware's own reset),
+#        which drops the objects and pages it held (freed by the driver
+#        locally), and loads again; its report must show the overrun, one
+#        fatal syndrome, the reset, and nothing left once the driver
+#        unloaded but what the reset dropped (mlx5x: unless the device
+#        was then made to die).
 # The messages these events make the drivers log are allowed explicitly
 # (FWEV_DMESG_ALLOW_*); nothing else may appear.
 
@@ -472,24 +475,23 @@ FWEV_CMD_MODES=${MLX5X_E2E_FWEV_CMD_MODES:-"delay:20 reorder:10 coalesce:10"}
 FWEV_CMD_PROCS=4
 FWEV_CMD_ROUNDS=${MLX5X_E2E_FWEV_CMD_ROUNDS:-3}
 FWEV_CMD_PP_ITERS=200
-# upstream (mlx5_core health.c, main.c, cmd.c): the fatal error with the
-# health buffer it prints, then the recovery it starts.  The emulator
-# models no firmware reset (no VSC gateway space, nic_interface never
-# turns DISABLED), so the reset step times out and the reload finds the
-# firmware still enabled: recovery fails and the function stays down.
+# How fwevents/unplug removes ev: sysfs (the PCI core's removal) or qmp
+# (device_del through QEMU's monitor; QEMU 11.1 aborts on it)
+FWEV_UNPLUG=${MLX5X_E2E_FWEV_UNPLUG:-sysfs}
+# upstream (mlx5_core health.c, main.c, pci_vsc.c): the fatal error with
+# the health buffer it prints, then the recovery: the emulator models no
+# VSC semaphore space, so locking the SW reset semaphore fails (which
+# mlx5_core survives), the firmware reset through nic_interface, the
+# unload, the slot reset and the reload.
 FWEV_DMESG_ALLOW_upstream='poll_health:[0-9]+:\(pid [0-9]+\): Fatal error 5 detected$'
 FWEV_DMESG_ALLOW_upstream+='|print_health_info:[0-9]+:\(pid [0-9]+\): '
-FWEV_DMESG_ALLOW_upstream+='|mlx5_health_try_recover:[0-9]+:\(pid [0-9]+\): (handling bad device here|starting health recovery flow|health recovery failed)$'
+FWEV_DMESG_ALLOW_upstream+='|mlx5_health_try_recover:[0-9]+:\(pid [0-9]+\): (handling bad device here|starting health recovery flow)$'
 FWEV_DMESG_ALLOW_upstream+='|mlx5_handle_bad_state:[0-9]+:\(pid [0-9]+\): Expected to see disabled NIC but it is full driver$'
 FWEV_DMESG_ALLOW_upstream+='|mlx5_error_sw_reset:[0-9]+:\(pid [0-9]+\): (start|end)$'
 FWEV_DMESG_ALLOW_upstream+='|mlx5_vsc_sem_set_space:[0-9]+:\(pid [0-9]+\): Failed to set gw space -22$'
 FWEV_DMESG_ALLOW_upstream+='|lock_sem_sw_reset:[0-9]+:\(pid [0-9]+\): Failed to lock SW reset semaphore$'
-FWEV_DMESG_ALLOW_upstream+='|: NIC IFC still 0 after [0-9]+ms\.$'
+FWEV_DMESG_ALLOW_upstream+='|reset_fw_if_needed:[0-9]+:\(pid [0-9]+\): Issuing FW Reset$'
 FWEV_DMESG_ALLOW_upstream+='|mlx5_wait_for_pages:[0-9]+:\(pid [0-9]+\): Skipping wait for vf pages stage$'
-FWEV_DMESG_ALLOW_upstream+='|mlx5_cmd_out_err:[0-9]+:\(pid [0-9]+\): (SET_ISSI\(0x10b\)|DISABLE_HCA\(0x105\)) op_mod\(0x0\) failed, status bad system state\(0x4\)'
-FWEV_DMESG_ALLOW_upstream+='|mlx5_core_set_issi:[0-9]+:\(pid [0-9]+\): Failed to set ISSI to 1 err\(-5\)$'
-FWEV_DMESG_ALLOW_upstream+='|mlx5_function_enable:[0-9]+:\(pid [0-9]+\): failed to set issi$'
-FWEV_DMESG_ALLOW_upstream+='|mlx5_uninit_one:[0-9]+:\(pid [0-9]+\): mlx5_uninit_one: interface is down, NOP$'
 # mlx5x (health.c, cmd.c, pagealloc.c, hca.c): the overrun syndrome
 # warning, the fatal syndrome and the killed command interface, and at
 # rmmod the dead function's pages freed locally
@@ -498,6 +500,11 @@ FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: health: fatal syndrome 0x1 \(firmwa
 FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: command interface killed: DMA stopped, commands complete locally from now on$'
 FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: [0-9]+ firmware pages not returned, freeing them locally$'
 FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: page reclaim incomplete: -5$'
+# the recovery (main.c), and the device death after it: not answering,
+# taken down and left so
+FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: function in the error state: taking it down; (recovering|not recovering: .*)$'
+FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: health: device not responding \(reads all ones\), entering error state$'
+FWEV_DMESG_ALLOW_mlx5x+='|mlx5x [0-9a-f:.]+: function left down: unbind and bind it to try again$'
 
 fwev_env() {
 	cat <<-EOF
@@ -508,7 +515,30 @@ fwev_env() {
 	FWEV_CMD_PROCS=$FWEV_CMD_PROCS
 	FWEV_CMD_ROUNDS=$FWEV_CMD_ROUNDS
 	FWEV_CMD_PP_ITERS=$FWEV_CMD_PP_ITERS
+	FWEV_QMP_EV=vfu0
+	FWEV_UNPLUG=$FWEV_UNPLUG
 	EOF
+}
+
+# host_ctl_serve: the guest's requests to the host while the VM runs,
+# "SEQ WORD ARG" in $JOB/ctl-host/req answered "SEQ ok|error DETAIL" in
+# $JOB/ctl-host/ack, as the emulators' --events-ctl: "unplug ID"
+# hot-unplugs QEMU device ID through the QMP socket (qmp.py).
+host_ctl_serve() {
+	local dir=$JOB/ctl-host seq word arg ans
+	while :; do
+		if [ -e "$dir/req" ]; then
+			read -r seq word arg < "$dir/req"
+			rm -f "$dir/req"
+			case $word in
+			unplug) ans=$(python3 "$E2EDIR/qmp.py" "$JOB/qmp.sock" device_del "$arg" 150) ;;
+			*) ans="error unknown request '$word'" ;;
+			esac
+			hlog "guest request $word $arg: $ans"
+			echo "$seq $ans" > "$dir/ack.tmp" && mv "$dir/ack.tmp" "$dir/ack"
+		fi
+		sleep 0.2
+	done
 }
 
 start_fwev_emus() {
@@ -519,7 +549,7 @@ start_fwev_emus() {
 		return 1
 	SOCKOPT+=(-s vfu-ev.sock)
 	start_emu "$JOB" 0x0002c90300e5e002 err --trace --log "$JOB/emu-err.log" \
-		--fw "$FWEV_FW_ERR" --events eq-overrun,internal-error \
+		--fw "$FWEV_FW_ERR" --events eq-overrun,internal-error,die \
 		--events-ctl "$JOB/ctl-err" || return 1
 	SOCKOPT+=(-s vfu-err.sock)
 	hlog "emulators ev and err listening (ctl dirs $JOB/ctl-ev, $JOB/ctl-err)"
@@ -582,15 +612,25 @@ fwev_emu_lines() {
 		printf 'emu/ev\tfail\tno report (%s)\n' "$(tail -n 2 "$JOB/emu-ev.out" 2>/dev/null | tr '\n' ' ')"
 	fi
 	if [ -s "$e" ]; then
+		local fatal resets live now
 		ovr=$(report_value "$e" eq_overruns)
-		synd=$(report_value "$e" health_syndrome)
-		rfr=$(report_value "$e" health_rfr)
-		if [ "$ovr" = 1 ] && [ "$synd" = 0x1 ] && [ "$rfr" = 1 ]; then
-			printf 'emu/err\tpass\teq_overruns=1, health syndrome 0x1 with RFR; dead function: live_objects=%s pages_live=%s left with the firmware\n' \
-				"$(report_value "$e" live_objects)" "$(report_value "$e" pages_live)"
+		fatal=$(report_value "$e" health_fatal)
+		resets=$(awk -F= '/^(flrs|fw_resets)=/ { n += $2 } END { print n + 0 }' "$e")
+		# objects the reset dropped count as live; the rest must be gone
+		live=$(report_value "$e" live_objects)
+		now=$(awk -F= '/^live_objects=/ { l = $2 } /^dropped_/ { d += $2 } END { print l - d }' "$e")
+		local dead left
+		dead=$(report_value "$e" dead)
+		left="no object or page left but the $((live - now)) the reset dropped"
+		# a device that died keeps what it held at its death
+		[ "$dead" = 1 ] && left="dead since (dead_reads=$(report_value "$e" dead_reads)), holding $now object(s) and $(report_value "$e" pages_live) page(s) the driver freed locally"
+		if [ "$ovr" = 1 ] && [ "$fatal" = 1 ] && [ "$resets" -ge 1 ] &&
+			{ [ "$dead" = 1 ] || { [ "$now" = 0 ] && [ "$(report_value "$e" pages_live)" = 0 ]; }; }; then
+			printf 'emu/err\tpass\teq_overruns=1, one fatal syndrome (0x1 with RFR), then flrs=%s fw_resets=%s; after the driver unloaded: %s\n' \
+				"$(report_value "$e" flrs)" "$(report_value "$e" fw_resets)" "$left"
 		else
-			printf 'emu/err\tfail\teq_overruns=%s health_syndrome=%s health_rfr=%s\n' \
-				"${ovr:-?}" "${synd:-?}" "${rfr:-?}"
+			printf 'emu/err\tfail\teq_overruns=%s health_fatal=%s flrs=%s fw_resets=%s dead=%s live_objects=%s (%s not dropped by a reset) pages_live=%s\n' \
+				"${ovr:-?}" "${fatal:-?}" "$(report_value "$e" flrs)" "$(report_value "$e" fw_resets)" "${dead:-?}" "${live:-?}" "$now" "$(report_value "$e" pages_live)"
 		fi
 	else
 		printf 'emu/err\tfail\tno report (%s)\n' "$(tail -n 2 "$JOB/emu-err.out" 2>/dev/null | tr '\n' ' ')"
@@ -861,6 +901,8 @@ boot_lane() {
 	write_env
 
 	SOCKOPT=()
+	QMPOPT=()
+	HOSTCTL_PID=
 	if [ "$SUITE" = faults ]; then
 		start_fault_emus || fail_early "$MISSING"
 	elif [ "$SUITE" = fabric ]; then
@@ -871,6 +913,11 @@ boot_lane() {
 		EMU_TAGS="a b"
 	elif [ "$SUITE" = fwevents ]; then
 		start_fwev_emus || fail_early "$MISSING"
+		# ev is the first function: vfu0 in QEMU (FWEV_QMP_EV)
+		QMPOPT=(-Q qmp.sock)
+		mkdir -p "$JOB/ctl-host"
+		host_ctl_serve &
+		HOSTCTL_PID=$!
 	elif [ "$DRIVER" != rxe ]; then
 		# Distinct GUIDs per lane, so two lanes never look alike.
 		case $DRIVER in upstream) guid=0x0002c90300e50001 ;; *) guid=0x0002c90300e50002 ;; esac
@@ -892,8 +939,12 @@ boot_lane() {
 			SOCKOPT=(-s vfu.sock)
 		fi
 	fi
-	"$VMDIR/vm-run.sh" -t "$VM_TMO" "${SOCKOPT[@]}" "$JOB"
+	"$VMDIR/vm-run.sh" -t "$VM_TMO" "${SOCKOPT[@]}" "${QMPOPT[@]}" "$JOB"
 	vmrc=$?
+	if [ -n "$HOSTCTL_PID" ]; then
+		kill "$HOSTCTL_PID" 2>/dev/null
+		wait "$HOSTCTL_PID" 2>/dev/null
+	fi
 	stop_emu
 }
 

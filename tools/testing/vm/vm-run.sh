@@ -20,6 +20,9 @@
 #   -c CPUS      guest vCPUs (default 2)
 #   -a ARGS      extra kernel command line
 #   -q           do not copy the guest console to stdout (console.log only)
+#   -Q NAME      a QMP monitor on the unix socket JOBDIR/NAME (QEMU listens,
+#                does not wait for a client); the vfio-user devices are
+#                named vfu0, vfu1, ... in -s order, e.g. for device_del
 #
 # Exit status: the job's rc; 124 when QEMU was killed by the timeout;
 # 99 when the job never ran (no rc file: boot failure, QEMU error).
@@ -43,8 +46,9 @@ MEM=2G
 CPUS=2
 EXTRA=
 QUIET=0
+QMP=
 SOCKS=()
-while getopts "t:s:m:c:a:qh" o; do
+while getopts "t:s:m:c:a:qQ:h" o; do
 	case $o in
 	t) TMO=$OPTARG ;;
 	s) SOCKS+=("$OPTARG") ;;
@@ -52,6 +56,7 @@ while getopts "t:s:m:c:a:qh" o; do
 	c) CPUS=$OPTARG ;;
 	a) EXTRA=$OPTARG ;;
 	q) QUIET=1 ;;
+	Q) QMP=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -60,6 +65,7 @@ shift $((OPTIND - 1))
 JOBDIR=$(cd "$1" && pwd)
 [ -x "$JOBDIR/run.sh" ] || { log "no executable $JOBDIR/run.sh"; exit 2; }
 case $TMO in '' | *[!0-9]*) log "bad timeout '$TMO'"; exit 2 ;; esac
+case $QMP in */* | .*) log "QMP socket name '$QMP': a plain file name in the job dir"; exit 2 ;; esac
 
 ROOT=${MLX5X_ROOTFS:-}
 if [ -z "$ROOT" ]; then
@@ -93,7 +99,7 @@ for s in "${SOCKS[@]}"; do
 	esac
 	[ -S "$s" ] || { log "no listening socket at $s"; exit 2; }
 	DEVARGS+=(-device "pcie-root-port,id=rp$i,chassis=$((i + 1)),slot=$i"
-		-device "{\"driver\":\"vfio-user-pci\",\"bus\":\"rp$i\",\"socket\":{\"type\":\"unix\",\"path\":\"/run/vm/job/${s#"$JOBDIR"/}\"}}")
+		-device "{\"driver\":\"vfio-user-pci\",\"id\":\"vfu$i\",\"bus\":\"rp$i\",\"socket\":{\"type\":\"unix\",\"path\":\"/run/vm/job/${s#"$JOBDIR"/}\"}}")
 	i=$((i + 1))
 done
 
@@ -115,6 +121,7 @@ QEMU=(qemu-system-x86_64
 	-virtfs local,path=/run/vm/job,mount_tag=job,security_model=none
 	-nic none
 	"${DEVARGS[@]}")
+[ -z "$QMP" ] || QEMU+=(-qmp "unix:/run/vm/job/$QMP,server=on,wait=off")
 
 # The namespace script gets everything through its environment and argv,
 # so no host path is ever re-parsed by a shell.
@@ -132,7 +139,7 @@ NSSCRIPT='
 	exec chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		timeout -k 10 "$TMO" "$@"'
 
-log "boot started: kernel $KREL, ${CPUS} vCPU, $MEM, timeout ${TMO}s${SOCKS:+, vfio-user ${SOCKS[*]}}, job $JOBDIR"
+log "boot started: kernel $KREL, ${CPUS} vCPU, $MEM, timeout ${TMO}s${SOCKS:+, vfio-user ${SOCKS[*]}}${QMP:+, QMP $JOBDIR/$QMP}, job $JOBDIR"
 T0=$EPOCHREALTIME
 set +e
 # Outer timeout as a last resort in case QEMU ignores SIGKILL's parent

@@ -19,11 +19,11 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/pci.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "hca.h"
-#include "ib.h"
 #include "mlx5x.h"
 
 /* Second wait for the firmware, once it has the command queue. */
@@ -80,10 +80,76 @@ void mlx5x_hca_cmdq_fini(struct mlx5x_dev *mdev)
 	mlx5x_cmd_cleanup(&to_hca(mdev)->cmd);
 }
 
-/* Process context: the health poller's fatal verdict. */
+/*
+ * ---- events to the layer above ----
+ *
+ * The EQ and health code report to the HCA core; the core passes each
+ * event on to whoever listens (the verbs layer, once registered), so
+ * the core needs to know nothing about that layer.
+ */
+
+/**
+ * mlx5x_hca_listen() - have the HCA's events reported to @l
+ * @hca: the HCA, brought up at least to the "eqs" stage
+ * @l: the listener; must stay valid until mlx5x_hca_unlisten()
+ */
+void mlx5x_hca_listen(struct mlx5x_hca *hca, struct mlx5x_hca_listener *l)
+{
+	rcu_assign_pointer(hca->listener, l);
+}
+
+/**
+ * mlx5x_hca_unlisten() - stop reporting events; may sleep
+ * @hca: the HCA
+ *
+ * Returns once no event callback of the former listener runs any more.
+ */
+void mlx5x_hca_unlisten(struct mlx5x_hca *hca)
+{
+	RCU_INIT_POINTER(hca->listener, NULL);
+	synchronize_rcu();
+}
+
+/* Hard-IRQ context: the async EQ. */
+static void hca_port_change(void *ctx, u8 port, u8 sub_type)
+{
+	struct mlx5x_hca *hca = ctx;
+	struct mlx5x_hca_listener *l;
+
+	rcu_read_lock();
+	l = rcu_dereference(hca->listener);
+	if (l)
+		l->ops->port_change(l->ctx, port, sub_type);
+	rcu_read_unlock();
+}
+
+static void hca_qp_event(void *ctx, u8 type, u32 num)
+{
+	struct mlx5x_hca *hca = ctx;
+	struct mlx5x_hca_listener *l;
+
+	rcu_read_lock();
+	l = rcu_dereference(hca->listener);
+	if (l)
+		l->ops->qp_event(l->ctx, type, num);
+	rcu_read_unlock();
+}
+
+/*
+ * Process context: the health poller's fatal verdict.  The users are
+ * told first; the recovery work then takes the function down.
+ */
 static void hca_health_fatal(void *ctx)
 {
-	mlx5x_ib_fatal_event(ctx);
+	struct mlx5x_hca *hca = ctx;
+	struct mlx5x_hca_listener *l;
+
+	rcu_read_lock();
+	l = rcu_dereference(hca->listener);
+	if (l)
+		l->ops->fatal(l->ctx);
+	rcu_read_unlock();
+	mlx5x_recover_schedule(container_of(hca, struct mlx5x_dev, hca));
 }
 
 int mlx5x_hca_health_init(struct mlx5x_dev *mdev)
@@ -91,7 +157,7 @@ int mlx5x_hca_health_init(struct mlx5x_dev *mdev)
 	struct mlx5x_hca *hca = to_hca(mdev);
 
 	hca->health.fatal_cb = hca_health_fatal;
-	hca->health.cb_ctx = mdev;
+	hca->health.cb_ctx = hca;
 	mlx5x_health_start(&hca->health, mlx5x_to_dev(mdev), mdev->iseg,
 			   &hca->cmd);
 	return 0;
@@ -318,8 +384,8 @@ int mlx5x_hca_eqs_init(struct mlx5x_dev *mdev)
 	struct mlx5x_hca *hca = to_hca(mdev);
 	struct mlx5x_eq_table *tbl = &hca->eqs;
 
-	hca->events.port_change = mlx5x_ib_port_event;
-	hca->events.qp_event = mlx5x_ib_qp_event;
+	hca->events.port_change = hca_port_change;
+	hca->events.qp_event = hca_qp_event;
 	hca->events.ctx = hca;
 	mlx5x_cq_table_init(&hca->cqs);
 	tbl->pdev = mdev->pdev;

@@ -20,6 +20,33 @@
 struct mlx5x_dev;
 
 /**
+ * struct mlx5x_hca_events - what the HCA core reports to the layer above
+ * @port_change: a PORT_CHANGE EQE (port, sub_type); hard-IRQ context
+ * @qp_event: a QP or SRQ async EQE (EQE type, QP or SRQ number);
+ *	hard-IRQ context
+ * @fatal: the function entered the error state (health poll): its DMA is
+ *	stopped and commands complete locally; process context
+ *
+ * Every callback is given the listener's @ctx and may not sleep (it runs
+ * under rcu_read_lock()).
+ */
+struct mlx5x_hca_events {
+	void (*port_change)(void *ctx, u8 port, u8 sub_type);
+	void (*qp_event)(void *ctx, u8 type, u32 num);
+	void (*fatal)(void *ctx);
+};
+
+/**
+ * struct mlx5x_hca_listener - a consumer of the HCA's events
+ * @ops: its callbacks
+ * @ctx: their argument
+ */
+struct mlx5x_hca_listener {
+	const struct mlx5x_hca_events *ops;
+	void *ctx;
+};
+
+/**
  * struct mlx5x_hca - everything the bring-up stages own
  * @cmd: command engine
  * @health: health poller
@@ -29,7 +56,11 @@ struct mlx5x_dev;
  * @uar: the kernel UAR (EQ doorbells)
  * @cqs: CQ number -> CQ for the event path
  * @eqs: async and completion EQs
- * @events: async event consumers handed to @eqs
+ * @events: async event consumers handed to @eqs (the HCA core's own,
+ *	which pass the events on to @listener)
+ * @listener: who the events go to, NULL when nobody listens.  RCU: the
+ *	event paths (async EQ interrupt, health work) read it under
+ *	rcu_read_lock(); mlx5x_hca_unlisten() waits for them
  * @psid: board id from QUERY_ADAPTER
  * @vendor_id: IEEE vendor id from QUERY_ADAPTER, 0 if unknown
  * @issi: interface step sequence id in use
@@ -48,6 +79,7 @@ struct mlx5x_hca {
 	struct mlx5x_cq_table cqs;
 	struct mlx5x_eq_table eqs;
 	struct mlx5x_eq_events events;
+	struct mlx5x_hca_listener __rcu *listener;
 	char psid[MLX5X_QUERY_ADAPTER_PSID_LEN + 1];
 	u32 vendor_id;
 	u16 issi;
@@ -84,6 +116,8 @@ struct mlx5x_hca_stats {
 	u64 fw_pages;
 };
 
+void mlx5x_hca_listen(struct mlx5x_hca *hca, struct mlx5x_hca_listener *l);
+void mlx5x_hca_unlisten(struct mlx5x_hca *hca);
 void mlx5x_hca_read_stats(struct mlx5x_dev *mdev, struct mlx5x_hca_stats *s);
 int mlx5x_hca_cmdq_init(struct mlx5x_dev *mdev);
 void mlx5x_hca_cmdq_fini(struct mlx5x_dev *mdev);

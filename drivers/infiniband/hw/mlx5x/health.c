@@ -13,6 +13,7 @@
  */
 #include <linux/device.h>
 #include <linux/io.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
 
 #include "cmd.h"
@@ -78,6 +79,44 @@ enum mlx5x_health_verdict mlx5x_health_judge(struct mlx5x_health *h,
 			return MLX5X_HEALTH_REPORT;
 	}
 	return stuck ? MLX5X_HEALTH_STUCK : MLX5X_HEALTH_OK;
+}
+
+/**
+ * mlx5x_recover_decide() - may a function in the error state be recovered?
+ * @rl: its history (updated when the answer is yes)
+ * @enabled: recovery is switched on
+ * @min_interval: jiffies that must pass between two recoveries
+ * @now: jiffies
+ *
+ * A function that fails again soon after a recovery is likely to keep
+ * failing: resetting it over and over only hides that (mlx5_core's
+ * firmware-fatal reporter has the same grace period).  Pure logic.
+ */
+enum mlx5x_recover_verdict mlx5x_recover_decide(struct mlx5x_recover_limit *rl,
+						bool enabled,
+						unsigned long min_interval,
+						unsigned long now)
+{
+	if (!enabled)
+		return MLX5X_RECOVER_DISABLED;
+	if (rl->count && time_before(now, rl->last + min_interval))
+		return MLX5X_RECOVER_TOO_SOON;
+	rl->last = now;
+	rl->count++;
+	return MLX5X_RECOVER_GO;
+}
+
+const char *mlx5x_recover_verdict_str(enum mlx5x_recover_verdict v)
+{
+	switch (v) {
+	case MLX5X_RECOVER_GO:
+		return "recovering";
+	case MLX5X_RECOVER_DISABLED:
+		return "recovery disabled (module parameter recover)";
+	case MLX5X_RECOVER_TOO_SOON:
+		return "not recovering: the last recovery was less than recover_interval_s ago";
+	}
+	return "?";
 }
 
 static u32 health_rd(struct mlx5x_health *h, unsigned int off)

@@ -71,6 +71,29 @@ struct mlx5x_health {
 	bool stopping;
 };
 
+/**
+ * struct mlx5x_recover_limit - how often a function may be recovered
+ * @last: jiffies when the last recovery was allowed
+ * @count: recoveries allowed so far (@last is valid once it is not 0)
+ */
+struct mlx5x_recover_limit {
+	unsigned long last;
+	unsigned int count;
+};
+
+/* What to do with a function in the error state. */
+enum mlx5x_recover_verdict {
+	MLX5X_RECOVER_GO,		/* reset it and bring it up again */
+	MLX5X_RECOVER_DISABLED,		/* recovery switched off: leave it down */
+	MLX5X_RECOVER_TOO_SOON,		/* the last one was too recent: ditto */
+};
+
+enum mlx5x_recover_verdict mlx5x_recover_decide(struct mlx5x_recover_limit *rl,
+						bool enabled,
+						unsigned long min_interval,
+						unsigned long now);
+const char *mlx5x_recover_verdict_str(enum mlx5x_recover_verdict v);
+
 enum mlx5x_health_verdict mlx5x_health_judge(struct mlx5x_health *h,
 					     const struct mlx5x_health_sample *s);
 const char *mlx5x_health_synd_str(u8 synd);

@@ -29,6 +29,7 @@
 #include "compat.h"
 #include "cq_table.h"
 #include "fw_verbs.h"
+#include "hca.h"
 #include "hw.h"
 #include "res_table.h"
 #include "uar.h"
@@ -137,6 +138,8 @@ struct mlx5x_devr {
  * @umr: the UMR queue (umr.h), NULL if it could not be created; set
  *	before registration, cleared after unregistration
  * @devr: reserved kernel objects (devr.c)
+ * @listener: how the HCA core reports its events to this device (from
+ *	registration until unregistration starts)
  * @stats: counters
  */
 struct mlx5x_ib_dev {
@@ -154,6 +157,7 @@ struct mlx5x_ib_dev {
 	struct mlx5x_res_table srqs;
 	struct mlx5x_umr *umr;
 	struct mlx5x_devr devr;
+	struct mlx5x_hca_listener listener;
 	struct mlx5x_ib_stats stats;
 };
 
@@ -464,9 +468,6 @@ void mlx5x_devr_fini(struct mlx5x_ib_dev *dev);
 /* ib_main.c */
 int mlx5x_ib_init(struct mlx5x_dev *mdev);
 void mlx5x_ib_fini(struct mlx5x_dev *mdev);
-void mlx5x_ib_port_event(void *ctx, u8 port, u8 sub_type);
-void mlx5x_ib_fatal_event(struct mlx5x_dev *mdev);
-void mlx5x_ib_qp_event(void *ctx, u8 type, u32 qpn);
 struct mlx5x_eq *mlx5x_ib_comp_eq(struct mlx5x_ib_dev *dev, u32 vector);
 int mlx5x_ib_udata_in(struct ib_udata *udata, void *req, size_t min,
 		      size_t size);

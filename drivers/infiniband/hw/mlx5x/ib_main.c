@@ -11,7 +11,6 @@
  * LID.
  */
 #include <linux/log2.h>
-#include <linux/rcupdate.h>
 #include <linux/pci.h>
 #include <linux/sysfs.h>
 #include <rdma/ib_mad.h>
@@ -333,19 +332,12 @@ static const struct attribute_group mlx5x_ib_attr_group = {
 /*
  * ---- async events ----
  *
- * From the async EQ's interrupt handler, and (fatal) from the health
- * poller's work item.  The device is read under rcu_read_lock(): NULL
- * before registration and from the start of unregistration, which
- * waits for the readers (mlx5x_ib_fini()).  ib_dispatch_event() only
- * queues work, with GFP_ATOMIC.
+ * The HCA core reports them while the device is registered (it listens
+ * from registration until mlx5x_ib_fini() stops it, which waits for the
+ * callbacks): port and QP/SRQ events from the async EQ's interrupt
+ * handler, the fatal one from the health poller's work item.
+ * ib_dispatch_event() only queues work, with GFP_ATOMIC.
  */
-
-static struct mlx5x_dev *hca_to_mdev(void *ctx)
-{
-	struct mlx5x_hca *hca = ctx;
-
-	return container_of(hca, struct mlx5x_dev, hca);
-}
 
 enum ib_event_type mlx5x_port_event_to_ib(u8 sub_type, bool *known)
 {
@@ -370,43 +362,32 @@ enum ib_event_type mlx5x_port_event_to_ib(u8 sub_type, bool *known)
 	}
 }
 
-/* @ctx: the HCA (struct mlx5x_hca) whose async EQ saw the event. */
-void mlx5x_ib_port_event(void *ctx, u8 port, u8 sub_type)
+/* @ctx: the device whose HCA's async EQ saw the event. */
+static void ib_port_event(void *ctx, u8 port, u8 sub_type)
 {
-	struct mlx5x_dev *mdev = hca_to_mdev(ctx);
-	struct mlx5x_ib_dev *dev;
+	struct mlx5x_ib_dev *dev = ctx;
 	struct ib_event ev = {};
 	bool known;
 
 	ev.event = mlx5x_port_event_to_ib(sub_type, &known);
-	if (!known)
+	if (!known || !rdma_is_port_valid(&dev->ibdev, port))
 		return;
-	rcu_read_lock();
-	dev = rcu_dereference(mdev->ib);
-	if (dev && rdma_is_port_valid(&dev->ibdev, port)) {
-		ev.device = &dev->ibdev;
-		ev.element.port_num = port;
-		ib_dispatch_event(&ev);
-	}
-	rcu_read_unlock();
+	ev.device = &dev->ibdev;
+	ev.element.port_num = port;
+	ib_dispatch_event(&ev);
 }
 
-/* The device is dead (fatal EQE or health verdict): tell the users. */
-void mlx5x_ib_fatal_event(struct mlx5x_dev *mdev)
+/* The HCA is in the error state: tell the users. */
+static void ib_fatal_event(void *ctx)
 {
-	struct mlx5x_ib_dev *dev;
+	struct mlx5x_ib_dev *dev = ctx;
 	struct ib_event ev = {
+		.device = &dev->ibdev,
 		.event = IB_EVENT_DEVICE_FATAL,
 		.element.port_num = 1,
 	};
 
-	rcu_read_lock();
-	dev = rcu_dereference(mdev->ib);
-	if (dev) {
-		ev.device = &dev->ibdev;
-		ib_dispatch_event(&ev);
-	}
-	rcu_read_unlock();
+	ib_dispatch_event(&ev);
 }
 
 enum ib_event_type mlx5x_qp_event_to_ib(u8 type, bool *known)
@@ -454,23 +435,25 @@ static void ib_qp_event(struct mlx5x_ib_dev *dev, struct ib_event *ev,
 	mlx5x_qp_put(qp);
 }
 
-/* @ctx: the HCA; @type: EQE type; @qpn: the QP (or SRQ) it names. */
-void mlx5x_ib_qp_event(void *ctx, u8 type, u32 qpn)
+/* @ctx: the device; @type: EQE type; @qpn: the QP (or SRQ) it names. */
+static void ib_qp_async_event(void *ctx, u8 type, u32 qpn)
 {
-	struct mlx5x_dev *mdev = hca_to_mdev(ctx);
-	struct mlx5x_ib_dev *dev;
+	struct mlx5x_ib_dev *dev = ctx;
 	struct ib_event ev = {};
 	bool known;
 
 	ev.event = mlx5x_qp_event_to_ib(type, &known);
-	rcu_read_lock();
-	dev = rcu_dereference(mdev->ib);
-	if (dev && known)
+	if (known)
 		ib_qp_event(dev, &ev, qpn);
-	else if (dev)
+	else
 		mlx5x_ib_srq_event(dev, type, qpn);
-	rcu_read_unlock();
 }
+
+static const struct mlx5x_hca_events mlx5x_ib_hca_events = {
+	.port_change = ib_port_event,
+	.qp_event = ib_qp_async_event,
+	.fatal = ib_fatal_event,
+};
 
 /* ---- registration ---- */
 
@@ -631,7 +614,10 @@ int mlx5x_ib_init(struct mlx5x_dev *mdev)
 		dev_err(&mdev->pdev->dev, "ib_register_device: %d\n", err);
 		goto err_umr;
 	}
-	rcu_assign_pointer(mdev->ib, dev);
+	dev->listener.ops = &mlx5x_ib_hca_events;
+	dev->listener.ctx = dev;
+	mlx5x_hca_listen(&mdev->hca, &dev->listener);
+	mdev->ib = dev;
 	dev_info(&mdev->pdev->dev, "registered %s: node GUID %016llx, %u port(s), %u completion vector(s), CQE version %u, atomics %s\n",
 		 dev_name(&dev->ibdev.dev), be64_to_cpu(dev->ibdev.node_guid),
 		 dev->ibdev.phys_port_cnt, dev->ibdev.num_comp_vectors,
@@ -647,17 +633,16 @@ err_dealloc:
 }
 
 /*
- * Before the EQs go: stop handing events to the device, wait for an
- * event handler that may still hold it, then unregister (which destroys
- * what user space left behind, through the destroy verbs).
+ * Before the EQs go: stop the HCA's events (waits for a callback that
+ * may still use the device), then unregister (which destroys what user
+ * space left behind, through the destroy verbs).
  */
 void mlx5x_ib_fini(struct mlx5x_dev *mdev)
 {
-	/* probe and remove are serialized by the driver core */
-	struct mlx5x_ib_dev *dev = rcu_dereference_protected(mdev->ib, true);
+	struct mlx5x_ib_dev *dev = mdev->ib;
 
-	RCU_INIT_POINTER(mdev->ib, NULL);
-	synchronize_rcu();
+	mlx5x_hca_unlisten(&mdev->hca);
+	mdev->ib = NULL;
 	ib_unregister_device(&dev->ibdev);
 	mlx5x_umr_fini(dev);
 	mlx5x_devr_fini(dev);

@@ -9,8 +9,11 @@
  * remove without freeing: the function must stop its DMA before the next
  * kernel owns the memory.  PCI error recovery is remove (with the command
  * interface killed: the device is unreachable) and probe again, split at
- * the slot reset as the PCI core asks.
+ * the slot reset as the PCI core asks.  Recovery after a fatal health
+ * verdict is the same rebuild with a function reset in the middle, done
+ * by a work item (see mlx5x_recover_work()).
  */
+#include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -19,6 +22,16 @@
 
 #include "ib.h"
 #include "mlx5x.h"
+
+static bool recover = true;
+module_param(recover, bool, 0644);
+MODULE_PARM_DESC(recover,
+		 "Reset and bring up again a function after a fatal error (default Y)");
+
+static unsigned int recover_interval_s = 60;
+module_param(recover_interval_s, uint, 0644);
+MODULE_PARM_DESC(recover_interval_s,
+		 "Minimum seconds between two recoveries of one function (default 60)");
 
 static int mlx5x_pci_enable(struct mlx5x_dev *mdev)
 {
@@ -189,6 +202,31 @@ static void mlx5x_dev_reset_sw(struct mlx5x_dev *mdev)
 	};
 }
 
+/**
+ * struct mlx5x_pf - a function mlx5x probed
+ * @mdev: its device state (reset to zeroes whenever it is rebuilt)
+ * @recover_work: takes the function down after a fatal error, resets it
+ *	and brings it up again (mlx5x_recover_work()), under the device lock
+ * @limit: when it last did so
+ * @removing: set under the device lock by remove, shutdown or a failed
+ *	probe before they cancel @recover_work; the work, which cannot take
+ *	the lock meanwhile, then gives up
+ *
+ * The recovery outlives the rebuilds of @mdev it makes, so it lives
+ * beside it.
+ */
+struct mlx5x_pf {
+	struct mlx5x_dev mdev;
+	struct work_struct recover_work;
+	struct mlx5x_recover_limit limit;
+	bool removing;
+};
+
+static struct mlx5x_pf *to_pf(struct mlx5x_dev *mdev)
+{
+	return container_of(mdev, struct mlx5x_pf, mdev);
+}
+
 static bool mlx5x_cmdq_up(struct mlx5x_dev *mdev)
 {
 	unsigned int i;
@@ -224,17 +262,108 @@ int mlx5x_probe_check_id(struct pci_dev *pdev)
 	return 0;
 }
 
+/*
+ * ---- recovery after a fatal error ----
+ *
+ * The health poller found the function failed: its command interface is
+ * killed (DMA stopped, commands complete locally) and the users got
+ * IBV_EVENT_DEVICE_FATAL.  The work takes every stage down (the RDMA
+ * device is unregistered: user contexts are disassociated, their
+ * mappings zapped, their later calls fail), resets the function and runs
+ * the stages again, which registers a new RDMA device.  When recovery is
+ * off or too soon after the last one, the function is left down instead,
+ * until it is unbound and bound again.
+ */
+static void mlx5x_recover_locked(struct mlx5x_pf *pf)
+{
+	struct mlx5x_dev *mdev = &pf->mdev;
+	struct device *dev = mlx5x_to_dev(mdev);
+	enum mlx5x_recover_verdict v;
+	ktime_t t0 = ktime_get();
+	int err;
+
+	/* PCI error recovery, or an earlier run, got there first */
+	if (!mdev->nr_stages || !mlx5x_health_is_fatal(&mdev->hca.health))
+		return;
+	v = mlx5x_recover_decide(&pf->limit, READ_ONCE(recover),
+				 READ_ONCE(recover_interval_s) * HZ, jiffies);
+	dev_err(dev, "function in the error state: taking it down; %s\n",
+		mlx5x_recover_verdict_str(v));
+	mlx5x_stages_unwind(mdev);
+	mlx5x_dev_reset_sw(mdev);
+	if (v != MLX5X_RECOVER_GO) {
+		dev_err(dev, "function left down: unbind and bind it to try again\n");
+		return;
+	}
+	err = pci_reset_function_locked(mdev->pdev);
+	if (err) {
+		dev_err(dev, "recovery failed: function reset: %d, function left down\n",
+			err);
+		return;
+	}
+	err = mlx5x_stages_run(mdev);
+	if (err) {
+		dev_err(dev, "recovery failed: %d, function left down\n", err);
+		mlx5x_dev_reset_sw(mdev);
+		return;
+	}
+	dev_info(dev, "recovery done in %lld ms (recovery %u)\n",
+		 ktime_ms_delta(ktime_get(), t0), pf->limit.count);
+}
+
+static void mlx5x_recover_work(struct work_struct *work)
+{
+	struct mlx5x_pf *pf = container_of(work, struct mlx5x_pf,
+					   recover_work);
+	struct device *dev = mlx5x_to_dev(&pf->mdev);
+
+	/*
+	 * Remove holds the device lock while it cancels this work: never
+	 * block on the lock, look for the flag remove sets first.
+	 */
+	while (!device_trylock(dev)) {
+		if (READ_ONCE(pf->removing))
+			return;
+		msleep(20);
+	}
+	if (!pf->removing)
+		mlx5x_recover_locked(pf);
+	device_unlock(dev);
+}
+
+/**
+ * mlx5x_recover_schedule() - the function entered the error state
+ * @mdev: the function; process context
+ */
+void mlx5x_recover_schedule(struct mlx5x_dev *mdev)
+{
+	queue_work(system_long_wq, &to_pf(mdev)->recover_work);
+}
+
+/*
+ * Under the device lock, once the health poller is stopped (it schedules
+ * the work): no recovery after this returns.
+ */
+static void mlx5x_recover_cancel(struct mlx5x_pf *pf)
+{
+	WRITE_ONCE(pf->removing, true);
+	cancel_work_sync(&pf->recover_work);
+}
+
 static int mlx5x_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct mlx5x_dev *mdev;
+	struct mlx5x_pf *pf;
 	int err;
 
 	err = mlx5x_probe_check_id(pdev);
 	if (err)
 		return err;
-	mdev = kzalloc(sizeof(*mdev), GFP_KERNEL);
-	if (!mdev)
+	pf = kzalloc(sizeof(*pf), GFP_KERNEL);
+	if (!pf)
 		return -ENOMEM;
+	INIT_WORK(&pf->recover_work, mlx5x_recover_work);
+	mdev = &pf->mdev;
 	mdev->pdev = pdev;
 	mdev->stages = mlx5x_stages;
 	mdev->nr_stage_tbl = ARRAY_SIZE(mlx5x_stages);
@@ -242,19 +371,44 @@ static int mlx5x_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 	err = mlx5x_stages_run(mdev);
 	if (err) {
+		mlx5x_recover_cancel(pf);
 		pci_set_drvdata(pdev, NULL);
-		kfree(mdev);
+		kfree(pf);
 	}
 	return err;
+}
+
+static bool mlx5x_pci_gone(struct mlx5x_dev *mdev)
+{
+	__be32 fw_ver = mlx5x_iseg_rd(mdev->iseg, MLX5X_ISEG_HEALTH_FW_VER_OFF);
+
+	return pci_channel_offline(mdev->pdev) ||
+	       !pci_device_is_present(mdev->pdev) ||
+	       be32_to_cpu(fw_ver) == U32_MAX;
 }
 
 static void mlx5x_remove(struct pci_dev *pdev)
 {
 	struct mlx5x_dev *mdev = pci_get_drvdata(pdev);
+	struct mlx5x_pf *pf = to_pf(mdev);
 
+	/* a recovery waiting for the lock gives up from here on */
+	WRITE_ONCE(pf->removing, true);
+	/*
+	 * Surprise removal: the function is gone (the PCI core marked it
+	 * disconnected, config reads fail, or the health buffer reads
+	 * all-ones before the health poll noticed) and nothing would answer
+	 * a command, so the teardown completes locally, as mlx5_core's
+	 * commands do once the channel is offline.
+	 */
+	if (mlx5x_cmdq_up(mdev) && mlx5x_pci_gone(mdev)) {
+		dev_warn(mlx5x_to_dev(mdev), "function gone: tearing down without the device\n");
+		mlx5x_cmd_kill(&mdev->hca.cmd);
+	}
 	mlx5x_stages_unwind(mdev);
+	mlx5x_recover_cancel(pf);
 	pci_set_drvdata(pdev, NULL);
-	kfree(mdev);
+	kfree(pf);
 }
 
 /**
@@ -276,8 +430,11 @@ static void mlx5x_shutdown(struct pci_dev *pdev)
 {
 	struct mlx5x_dev *mdev = pci_get_drvdata(pdev);
 
-	if (mdev)
-		mlx5x_quiesce(mdev);
+	if (!mdev)
+		return;
+	WRITE_ONCE(to_pf(mdev)->removing, true);
+	mlx5x_quiesce(mdev);
+	mlx5x_recover_cancel(to_pf(mdev));
 }
 
 /**

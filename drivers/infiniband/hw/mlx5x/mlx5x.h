@@ -41,12 +41,11 @@ struct mlx5x_stage {
  *	stage restores the configuration saved at probe
  * @hca: state of the HCA bring-up stages (hca.c)
  * @ib: the registered RDMA device (ib_main.c), NULL outside the "ibdev"
- *	stage; RCU: event handlers (async EQ interrupt, health work) read
- *	it under rcu_read_lock(), unregistration waits for them
+ *	stage (events reach it through the HCA core's listener, not this)
  *
- * Written only by probe, remove, shutdown and the PCI error handlers,
- * which the driver core and the PCI core serialize (device lock), so no
- * lock is needed yet.
+ * Written only by probe, remove, shutdown, the PCI error handlers and
+ * the recovery work, all under the device lock (the driver core and the
+ * PCI core take it for theirs), so no other lock is needed.
  */
 struct mlx5x_dev {
 	struct pci_dev *pdev;
@@ -58,7 +57,7 @@ struct mlx5x_dev {
 	unsigned int nr_stages;
 	bool recovering;
 	struct mlx5x_hca hca;
-	struct mlx5x_ib_dev __rcu *ib;
+	struct mlx5x_ib_dev *ib;
 };
 
 static inline struct device *mlx5x_to_dev(const struct mlx5x_dev *mdev)
@@ -73,5 +72,6 @@ pci_ers_result_t mlx5x_err_detected(struct mlx5x_dev *mdev,
 pci_ers_result_t mlx5x_err_slot_reset(struct mlx5x_dev *mdev);
 void mlx5x_err_resume(struct mlx5x_dev *mdev);
 void mlx5x_quiesce(struct mlx5x_dev *mdev);
+void mlx5x_recover_schedule(struct mlx5x_dev *mdev);
 
 #endif /* MLX5X_H */

@@ -215,12 +215,14 @@ fault_health_report() {
 
 # (e) A fatal health syndrome once the function is up: the poller puts
 # it in the error state, logs that once, the engine stops sending
-# commands (lane.sh checks the emulator saw none), and rmmod completes,
-# freeing locally the pages the dead device still holds.
+# commands (lane.sh checks the emulator saw none), the function is taken
+# down (recovery switched off: the emulator raises the syndrome again
+# after every INIT_HCA), freeing locally the pages the dead device still
+# holds, and rmmod completes.
 fault_health() {
 	local f=$1 end freed
 	fault_begin "$f" health
-	fault_insmod health_poll_ms="$FAULT_HEALTH_POLL_MS"
+	fault_insmod health_poll_ms="$FAULT_HEALTH_POLL_MS" recover=0
 	fault_expect "insmod failed" $?
 	bound_to_mlx5x "$f"
 	fault_expect "not bound after insmod" $?

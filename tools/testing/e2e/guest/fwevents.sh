@@ -5,7 +5,10 @@
 # emulated functions whose emulators start events on request (lane.sh):
 #   ev   page requests (give, release, bursts) and a link flap, with
 #        traffic running; must end with nothing leaked.
-#   err  an EQ overrun, then an internal error; the function dies.
+#   err  an EQ overrun, then an internal error: the function's users see
+#        it die, the driver resets it and registers it again; then
+#        (mlx5x) the device dies for good: found, users told, left down.
+# Last (mlx5x), ev is removed in the middle of its users' traffic.
 # Then ev's driver is unbound and bound again once per command completion
 # mode (late, out of slot order, coalesced EQEs): the emulator switches
 # while no driver is bound, so bring-up, a concurrent workload and
@@ -15,7 +18,8 @@
 # test line; lane.sh adds the emulators' reports.
 #
 # job.env: FWEV_FW_EV, FWEV_FW_ERR (firmware versions that tell the two
-# functions apart), FWEV_PP_ITERS, FWEV_CMD_MODES (MODE:MS words),
+# functions apart), FWEV_QMP_EV (ev's device name in QEMU), FWEV_UNPLUG
+# (sysfs or qmp), FWEV_PP_ITERS, FWEV_CMD_MODES (MODE:MS words),
 # FWEV_CMD_PROCS, FWEV_CMD_ROUNDS (cmdload.py), FWEV_CMD_PP_ITERS.
 
 FWEV_SEQ=0
@@ -36,7 +40,7 @@ fwev_req() {
 	FWEV_SEQ=$((FWEV_SEQ + 1))
 	rm -f "$dir/ack"
 	echo "$FWEV_SEQ $2 ${3:-}" > "$dir/req.tmp" && mv "$dir/req.tmp" "$dir/req"
-	end=$((SECONDS + 30))
+	end=$((SECONDS + ${FWEV_REQ_TMO:-30}))
 	while [ $SECONDS -lt $end ]; do
 		# (builtins: under TCG every process started costs)
 		ack=
@@ -49,7 +53,7 @@ fwev_req() {
 		fi
 		sleep 0.1
 	done
-	FWEV_ANS="no answer from emulator $1 in 30 s"
+	FWEV_ANS="no answer from $1 in ${FWEV_REQ_TMO:-30} s"
 	return 1
 }
 
@@ -266,15 +270,26 @@ fwev_eq_overrun() {
 	fi
 }
 
-# Internal error: syndrome 0x1 with the recover flow requested.  The
-# driver must find it (health poll), put the function in the error state
-# and tell user space IBV_EVENT_DEVICE_FATAL.
+# Internal error: syndrome 0x1 with the recover flow requested, the
+# health counter stalled.  The driver must find it (health poll), put the
+# function in the error state and tell user space IBV_EVENT_DEVICE_FATAL
+# (fwevents/internal-error); the users' blocked ibv_get_cq_event() calls
+# return and their later verbs fail (fwevents/fatal-users); then it
+# resets the function and registers the RDMA device again, on which a
+# new pingpong works (fwevents/recovery, with the time from the request
+# to the device usable again).
 fwev_internal_error() {
-	local name=fwevents/internal-error log aw end re
+	local name=fwevents/internal-error log aw end re ino0 t0 t1 t2 t3 dev=
+	local ubad=
 	FWEV_BAD=
 	log=$(logname internal-error)
 	aw=$log.asyncwatch
 	fwev_asyncwatch "$ERRDEV" "$aw"
+	lost_start "$ERRDEV" "$log.lost" || ubad="robust.py lost did not start: $(excerpt "$log.lost")"
+	ecq_start "$ERRDEV" internal-error-ecq || ubad+="${ubad:+; }event-mode pingpong did not start: $(excerpt "$ECQ_LOG.client")"
+	ino0=$(ibdev_ino "$ERRDEV")
+	t0=$(fwev_up)
+	t1=$t0
 	fwev_req err internal-error || fwev_bad "internal-error: $FWEV_ANS"
 	case $LANE in
 	upstream) re='Fatal error [0-9]+ detected' ;;
@@ -286,25 +301,129 @@ fwev_internal_error() {
 			grep -q IBV_EVENT_DEVICE_FATAL "$aw" && break
 		sleep 0.5
 	done
+	t1=$(fwev_up)
 	dmesg | grep -F "$ERRPCI" | grep -qE "$re" || fwev_bad "no '$re' in dmesg"
 	grep -q IBV_EVENT_DEVICE_FATAL "$aw" || fwev_bad "no IBV_EVENT_DEVICE_FATAL: $(excerpt "$aw")"
-	# mlx5_core then tries to recover the function (reset, reload); it
-	# must come to an end before the teardown
-	local rec=
-	if [ "$LANE" = upstream ]; then
-		end=$((SECONDS + 180))
-		while [ $SECONDS -lt $end ]; do
-			rec=$(dmesg | grep -F "$ERRPCI" | grep -oE 'health recovery (failed|succeeded)' | tail -n1)
-			[ -n "$rec" ] && break
-			sleep 1
-		done
-		[ -n "$rec" ] || fwev_bad "mlx5_core's recovery did not end in 180 s"
-	fi
+	ecq_end 120 || ubad+="${ubad:+; }event-mode pingpong: $ECQ_DET"
+	lost_end 120 || ubad+="${ubad:+; }open context: $LOST_DET"
 	kill "$FWEV_AW" 2>/dev/null
 	wait "$FWEV_AW" 2>/dev/null
 	dmesg | grep -F "$ERRPCI" > "$log.dmesg"
 	if [ -z "$FWEV_BAD" ]; then
-		record "$name" pass "'$(grep -E "$re" "$log.dmesg" | head -n1 | sed 's/^\[ *[0-9.]*\] //' | cut -c1-120)', IBV_EVENT_DEVICE_FATAL${rec:+, $rec}"
+		record "$name" pass "'$(grep -E "$re" "$log.dmesg" | head -n1 | sed 's/^\[ *[0-9.]*\] //' | cut -c1-120)', IBV_EVENT_DEVICE_FATAL after $(fwev_dt "$t0" "$t1") s"
+	else
+		record "$name" fail "$FWEV_BAD"
+	fi
+	if [ -z "$ubad" ]; then
+		record fwevents/fatal-users pass "blocked ibv_get_cq_event returned: $ECQ_DET; open context: $LOST_DET"
+	else
+		record fwevents/fatal-users fail "$ubad"
+	fi
+	# the driver resets the function and registers the device again
+	FWEV_BAD=
+	end=$((SECONDS + 240))
+	while [ $SECONDS -lt $end ]; do
+		dev=$(fwev_dev "$FWEV_FW_ERR") && [ "$(ibdev_ino "$dev")" != "$ino0" ] &&
+			grep -q ACTIVE "/sys/class/infiniband/$dev/ports/1/state" 2>/dev/null && break
+		dev=
+		sleep 0.5
+	done
+	t2=$(fwev_up)
+	if [ -z "$dev" ]; then
+		fwev_bad "no RDMA device with fw $FWEV_FW_ERR registered again with an ACTIVE port $(fwev_dt "$t0" "$t2") s after the error: $(dmesg | grep -F "$ERRPCI" | tail -n 2 | tr '\n' ' ' | cut -c1-200)"
+	elif ! run_pair internal-error-after 120 ibv_rc_pingpong -d "$dev" -n 200 -s 4096; then
+		fwev_bad "pingpong on $dev after the recovery: $PAIR_ERR"
+	fi
+	t3=$(fwev_up)
+	local rec
+	rec=$(dmesg | grep -F "$ERRPCI" | grep -oE 'health recovery (failed|succeeded)|recovery (done|failed)[^,]*' | tail -n1)
+	dmesg | grep -F "$ERRPCI" > "$log.dmesg"
+	if [ -z "$FWEV_BAD" ]; then
+		ERRDEV=$dev
+		record fwevents/recovery pass "$dev unregistered and registered again, port ACTIVE $(fwev_dt "$t0" "$t2") s after the request, 200 pingpong iterations done $(fwev_dt "$t0" "$t3") s after it${rec:+ ('$rec')}"
+	else
+		record fwevents/recovery fail "$FWEV_BAD"
+	fi
+}
+
+# Device death (lane mlx5x), after the recovery: the emulator stops
+# answering (every BAR read all-ones).  The health poll must find it
+# within its interval ("device not responding"), the users get
+# IBV_EVENT_DEVICE_FATAL, blocked ibv_get_cq_event() calls return and
+# later verbs fail, the function is left down (a reset does not bring a
+# dead device back) and its RDMA device goes; rmmod later completes.
+fwev_death() {
+	local name=fwevents/death log end t0 t1 t2 re='health: device not responding'
+	FWEV_BAD=
+	log=$(logname death)
+	lost_start "$ERRDEV" "$log.lost" || fwev_bad "robust.py lost did not start: $(excerpt "$log.lost")"
+	ecq_start "$ERRDEV" death-ecq || fwev_bad "event-mode pingpong did not start: $(excerpt "$ECQ_LOG.client")"
+	t0=$(fwev_up)
+	t1=$t0
+	fwev_req err die || fwev_bad "die: $FWEV_ANS"
+	end=$((SECONDS + 60))
+	while [ $SECONDS -lt $end ]; do
+		dmesg | grep -F "mlx5x $ERRPCI: " | grep -q "$re" && break
+		sleep 0.2
+	done
+	t1=$(fwev_up)
+	dmesg | grep -F "mlx5x $ERRPCI: " | grep -q "$re" || fwev_bad "no '$re' in 60 s"
+	ecq_end 120 || fwev_bad "event-mode pingpong: $ECQ_DET"
+	lost_end 120 || fwev_bad "open context: $LOST_DET"
+	end=$((SECONDS + 60))
+	while [ $SECONDS -lt $end ] && fwev_dev "$FWEV_FW_ERR" > /dev/null; do
+		sleep 0.5
+	done
+	t2=$(fwev_up)
+	fwev_dev "$FWEV_FW_ERR" > /dev/null && fwev_bad "$ERRDEV still registered 60 s after the death"
+	dmesg | grep -F "mlx5x $ERRPCI: " > "$log.dmesg"
+	if [ -z "$FWEV_BAD" ]; then
+		record "$name" pass "found $(fwev_dt "$t0" "$t1") s after it (health poll every $(cat /sys/module/mlx5x/parameters/health_poll_ms) ms), $ERRDEV gone after $(fwev_dt "$t0" "$t2") s: '$(grep -m1 'left down\|recovery failed' "$log.dmesg" | sed 's/^\[ *[0-9.]*\] mlx5x [^ ]* //' | cut -c1-100)'; blocked ibv_get_cq_event returned: $ECQ_DET; open context: $LOST_DET"
+	else
+		record "$name" fail "$FWEV_BAD"
+	fi
+}
+
+# Removal under traffic (lane mlx5x), last: ev's function is bound again
+# and removed while an event-mode pingpong is blocked in
+# ibv_get_cq_event() and a context holds objects.  Both must end
+# (DEVICE_FATAL, errors), the function must be gone, and nothing may
+# hang; lane.sh checks ev's emulator report for leaks (the remove ran on
+# a device still answering, so every object and page goes back).  The
+# removal is the PCI core's (sysfs remove: what pciehp runs for a slot
+# that empties); FWEV_UNPLUG=qmp has the host hot-unplug the device
+# through QEMU's monitor instead (guest request "unplug" in
+# /job/ctl-host; device_del on its PCIe root port), which QEMU 11.1's
+# vfio-user client does not survive (it aborts in
+# memory_region_del_subregion()).
+fwev_unplug() {
+	local name=fwevents/unplug log t0 t1
+	FWEV_BAD=
+	log=$(logname unplug)
+	if ! fwev_bindctl bind "$log" || ! fwev_wait_ev 120 ||
+		! wait_port_active "$EVDEV" 60; then
+		record "$name" fail "ev not back for the unplug: $(excerpt "$log")"
+		return
+	fi
+	lost_start "$EVDEV" "$log.lost" || fwev_bad "robust.py lost did not start: $(excerpt "$log.lost")"
+	ecq_start "$EVDEV" unplug-ecq || fwev_bad "event-mode pingpong did not start: $(excerpt "$ECQ_LOG.client")"
+	t0=$(fwev_up)
+	local what
+	if [ "${FWEV_UNPLUG:-sysfs}" = qmp ]; then
+		FWEV_REQ_TMO=180 fwev_req host unplug "$FWEV_QMP_EV" || fwev_bad "unplug $FWEV_QMP_EV: $FWEV_ANS"
+		what="device_del: ${FWEV_ANS#ok }"
+	else
+		timeout -k 5 180 bash -c 'echo 1 > "$1"' _ "/sys/bus/pci/devices/$EVPCI/remove" >> "$log" 2>&1 ||
+			fwev_bad "sysfs remove of $EVPCI: $(excerpt "$log")"
+		what="sysfs remove"
+	fi
+	t1=$(fwev_up)
+	ecq_end 120 || fwev_bad "event-mode pingpong: $ECQ_DET"
+	lost_end 120 || fwev_bad "open context: $LOST_DET"
+	[ ! -e "/sys/bus/pci/devices/$EVPCI" ] || fwev_bad "$EVPCI still there"
+	fwev_dev "$FWEV_FW_EV" > /dev/null && fwev_bad "an RDMA device with fw $FWEV_FW_EV is still registered"
+	if [ -z "$FWEV_BAD" ]; then
+		record "$name" pass "$EVPCI removed ($what) $(fwev_dt "$t0" "$t1") s after the request; blocked ibv_get_cq_event returned: $ECQ_DET; open context: $LOST_DET"
 	else
 		record "$name" fail "$FWEV_BAD"
 	fi
@@ -489,4 +608,8 @@ fwevents_main() {
 	fwev_cmd_modes
 	fwev_eq_overrun
 	fwev_internal_error
+	if [ "$LANE" = mlx5x ]; then
+		fwev_death
+		fwev_unplug
+	fi
 }

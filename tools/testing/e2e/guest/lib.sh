@@ -178,3 +178,98 @@ save_dmesg() {
 	dmesg > /job/dmesg.txt 2>&1
 	dmesg -r > /job/dmesg-raw.txt 2>&1
 }
+
+# ---- users of a device that is lost (fatal error, death, removal) ----
+
+# kill_tree PID...: timeout(1) wrappers and the command each one runs
+# (a SIGKILL to the wrapper alone leaves its command running).
+kill_tree() {
+	local p
+	for p in "$@"; do
+		pkill -KILL -P "$p" 2>/dev/null
+		kill -KILL "$p" 2>/dev/null
+	done
+}
+
+# lost_start DEV LOG: robust.py lost on DEV in the background (pid in
+# LOST_PID): a context with a PD, CQ, QP and MR that waits for the
+# device's async events; returns once its objects exist.
+lost_start() {
+	local end=$((SECONDS + 60))
+	timeout -k 5 600 python3 /job/robust.py lost "$1" > "$2" 2>&1 &
+	LOST_PID=$!
+	LOST_LOG=$2
+	while [ $SECONDS -lt $end ]; do
+		grep -q '^ready' "$2" && return 0
+		kill -0 "$LOST_PID" 2>/dev/null || break
+		sleep 0.2
+	done
+	return 1
+}
+
+# lost_end SECONDS: wait for it to finish; LOST_DET is its verdicts in
+# one line; 0 if every one passed and it ended by itself in time.
+lost_end() {
+	local end=$((SECONDS + $1)) bad=
+	while [ $SECONDS -lt $end ] && kill -0 "$LOST_PID" 2>/dev/null; do
+		sleep 0.2
+	done
+	if kill -0 "$LOST_PID" 2>/dev/null; then
+		kill_tree "$LOST_PID"
+		bad="still blocked $1 s after the loss"
+	fi
+	wait "$LOST_PID" 2>/dev/null
+	LOST_DET=$(grep -E '^lost-' "$LOST_LOG" | cut -f1,3 | tr '\t\n' ': ' | sed 's/: $//')
+	[ "$(grep -cE '^lost-[a-z-]+	pass	' "$LOST_LOG")" -eq 3 ] || bad+="${bad:+; }verdicts: $(excerpt "$LOST_LOG" 3)"
+	LOST_DET="${bad:+$bad; }$LOST_DET"
+	[ -z "$bad" ]
+}
+
+# ecq_start DEV NAME: an event-mode pingpong pair on DEV in the
+# background (pids in ECQ_SRV, ECQ_CLI), with far more iterations than
+# it gets to run: both ends spend their time blocked in
+# ibv_get_cq_event() when the device goes.
+ecq_start() {
+	local port=$NEXT_PORT
+	NEXT_PORT=$((NEXT_PORT + 1))
+	ECQ_LOG=$(logname "$2")
+	timeout -k 5 900 ibv_rc_pingpong -e -d "$1" -n 100000000 -s 64 \
+		-p "$port" > "$ECQ_LOG.server" 2>&1 &
+	ECQ_SRV=$!
+	wait_listen "$port" "$ECQ_SRV" 60 || return 1
+	timeout -k 5 900 ibv_rc_pingpong -e -d "$1" -n 100000000 -s 64 \
+		-p "$port" 127.0.0.1 > "$ECQ_LOG.client" 2>&1 &
+	ECQ_CLI=$!
+	sleep 1
+	kill -0 "$ECQ_CLI" 2>/dev/null && kill -0 "$ECQ_SRV" 2>/dev/null
+}
+
+# ecq_why LOG: the first complaint of a pingpong end, one line.
+ecq_why() {
+	grep -m1 -iE 'fail|error|couldn|unable' "$1" 2>/dev/null | tr '\t' ' ' | cut -c1-80
+}
+
+# ecq_end SECONDS: both ends must have returned from ibv_get_cq_event
+# and exited within SECONDS (with an error: the device is gone); ECQ_DET
+# says how.
+ecq_end() {
+	local end=$((SECONDS + $1)) src crc hung=
+	while [ $SECONDS -lt $end ] &&
+		{ kill -0 "$ECQ_CLI" 2>/dev/null || kill -0 "$ECQ_SRV" 2>/dev/null; }; do
+		sleep 0.2
+	done
+	kill -0 "$ECQ_CLI" 2>/dev/null && hung+=" client"
+	kill -0 "$ECQ_SRV" 2>/dev/null && hung+=" server"
+	[ -z "$hung" ] || kill_tree "$ECQ_CLI" "$ECQ_SRV"
+	wait "$ECQ_CLI"
+	crc=$?
+	wait "$ECQ_SRV"
+	src=$?
+	ECQ_DET="client $(rc_detail $crc) ($(ecq_why "$ECQ_LOG.client")), server $(rc_detail $src) ($(ecq_why "$ECQ_LOG.server"))"
+	[ -z "$hung" ] || { ECQ_DET="still blocked after $1 s:$hung; $ECQ_DET"; return 1; }
+	return 0
+}
+
+# ibdev_ino DEV: the inode of DEV's sysfs directory, a new one once the
+# driver has unregistered the device and registered it again.
+ibdev_ino() { stat -L -c %i "/sys/class/infiniband/$1" 2>/dev/null; }

@@ -6,6 +6,8 @@
     robust.py srq DEV           SRQ requests and changes that must be refused
     robust.py rereg-umr DEV     in-place re-registrations past the UMR rings
     robust.py rereg-readonly DEV  a read-only pin never becomes writable
+    robust.py lost DEV          a context held across the loss of its
+                                device: DEVICE_FATAL, then verbs fail
 
 Prints one result line per check, "name TAB pass|fail TAB detail", for
 guest/robust.sh to record.  A check that cannot reach its verdict (the
@@ -128,6 +130,16 @@ def connect(ctx, me, peer, access=0):
     me.to_rts(attr)
 
 
+def wait_event(ctx, want, most):
+    """The async events of ctx until want (at most most of them)."""
+    seen = []
+    while not seen or (seen[-1] != want and len(seen) < most):
+        ev = ctx.get_async_event()
+        seen.append(int(ev.event_type))
+        ev.ack()
+    return seen
+
+
 def check_cq_overrun(dev):
     """More signalled sends than the send CQ holds, never polled."""
     ctx = Context(name=dev)
@@ -148,13 +160,7 @@ def check_cq_overrun(dev):
     for _ in range(n):
         a.post_send(SendWR(num_sge=1, sg=[SGE(mr.buf, 64, mr.lkey)]))
     # Blocks until an event arrives; robust.sh's timeout covers "never".
-    seen = []
-    while True:
-        ev = ctx.get_async_event()
-        seen.append(int(ev.event_type))
-        ev.ack()
-        if ev.event_type == e.IBV_EVENT_CQ_ERR or len(seen) >= 8:
-            break
+    seen = wait_event(ctx, e.IBV_EVENT_CQ_ERR, 8)
     ok = seen[-1] == e.IBV_EVENT_CQ_ERR
     result('cq-overrun-event', ok,
            '%d signalled sends on a CQ of %d CQE(s), never polled: async events %s, %s' % (
@@ -299,10 +305,38 @@ def check_rereg_readonly(dev):
         o.close()
 
 
+def check_lost(dev):
+    """A context with objects while the device is lost (fatal error,
+    death, removal): IBV_EVENT_DEVICE_FATAL arrives, later verbs fail
+    with an error instead of hanging, and everything can still be closed.
+    Prints "ready" once the objects exist: the caller then loses the
+    device."""
+    ctx = Context(name=dev)
+    pd = PD(ctx)
+    cq = CQ(ctx, 16)
+    qp = rc_qp(pd, cq, cq)
+    mr = MR(pd, 4096, e.IBV_ACCESS_LOCAL_WRITE)
+    print('ready', flush=True)
+    seen = wait_event(ctx, e.IBV_EVENT_DEVICE_FATAL, 16)
+    fatal = seen[-1] == e.IBV_EVENT_DEVICE_FATAL
+    result('lost-event', fatal, 'async events %s%s' % (
+        seen, '' if fatal else ', no IBV_EVENT_DEVICE_FATAL (%d)' %
+        e.IBV_EVENT_DEVICE_FATAL))
+    pd_err = rdma_errno(lambda: PD(ctx).close())
+    cq_err = rdma_errno(lambda: CQ(ctx, 4).close())
+    result('lost-verbs-fail', pd_err != 0 and cq_err != 0,
+           'after the loss: alloc_pd %s, create_cq %s' % (errname(pd_err),
+                                                         errname(cq_err)))
+    errs = [errname(rdma_errno(o.close)) for o in (qp, mr, cq, pd)]
+    ctx.close()
+    result('lost-closed', True, 'destroy QP, MR, CQ, PD: %s; context closed' %
+           ', '.join(errs))
+
+
 def main():
     checks = {'mmap': check_mmap, 'cq-overrun': check_cq_overrun,
               'srq': check_srq, 'rereg-umr': check_rereg_umr,
-              'rereg-readonly': check_rereg_readonly}
+              'rereg-readonly': check_rereg_readonly, 'lost': check_lost}
     if len(sys.argv) != 3 or sys.argv[1] not in checks:
         sys.exit('usage: robust.py %s DEV' % '|'.join(checks))
     checks[sys.argv[1]](sys.argv[2])

@@ -82,6 +82,25 @@ static struct emu_cq *get_cq(struct cmd_ctx *c)
 	return objtab_get(&c->e->obj[OBJ_CQ], PGET(c->in, MLX5X_CQ_IN_CQN));
 }
 
+static void cq_gone_note(struct emu *e, const struct emu_cq *cq)
+{
+	unsigned int i = e->cq_gone_next++ % ARRAY_SIZE(e->cq_gone);
+
+	e->cq_gone[i].cqn = cq->cqn;
+	e->cq_gone[i].uar = cq->uar->index;
+}
+
+/* an arm doorbell for a CQ just destroyed, through its own UAR */
+bool cq_gone_recently(struct emu *e, uint32_t cqn, uint32_t uar)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(e->cq_gone); i++)
+		if (e->cq_gone[i].cqn == cqn && e->cq_gone[i].uar == uar)
+			return true;
+	return false;
+}
+
 int h_destroy_cq(struct cmd_ctx *c)
 {
 	struct emu_cq *cq = get_cq(c);
@@ -93,6 +112,7 @@ int h_destroy_cq(struct cmd_ctx *c)
 	if (cq->refs)
 		return CMD_FAIL(c, MLX5X_CMD_STAT_BAD_RES_STATE);
 	objtab_del(&c->e->obj[OBJ_CQ], cq->cqn);
+	cq_gone_note(c->e, cq);
 	uar_put(cq->uar);
 	cq->eq->refs--;
 	cmd_detail(c, "cqn=%u arms=%llu", cq->cqn, (unsigned long long)cq->arms);

@@ -57,11 +57,14 @@ void emu_destroy(struct emu *e)
 	pthread_mutex_destroy(&e->lock);
 }
 
-/* Device reset (VFIO_USER_DEVICE_RESET): firmware back to power-on. */
-void emu_reset(struct emu *e)
+/*
+ * Firmware back to power-on; emu.lock held.  Every object is destroyed
+ * and every page forgotten (the driver frees them itself: it knows the
+ * device lost them), the command queue address, the health buffer and
+ * pending interrupts are gone, the firmware initializes again.
+ */
+void emu_fw_reset_locked(struct emu *e)
 {
-	pthread_mutex_lock(&e->lock);
-	e->stats.resets++;
 	objs_drop_all(e);
 	if (e->hca.npages)
 		emu_warn("reset with %u firmware pages held: dropped",
@@ -75,6 +78,30 @@ void emu_reset(struct emu *e)
 	port_init(e);
 	iseg_reset(e);
 	cmdq_reset(e);
+	irq_clear_pending(&e->irq);
+}
+
+/* Device reset (VFIO_USER_DEVICE_RESET): back to power-on. */
+void emu_reset(struct emu *e)
+{
+	pthread_mutex_lock(&e->lock);
+	e->stats.resets++;
+	emu_fw_reset_locked(e);
+	pthread_mutex_unlock(&e->lock);
+	pcicfg_reset(&e->cfg);
+}
+
+/*
+ * Function level reset (the guest set Initiate FLR): the function comes
+ * back as after power-on, its configuration included (the guest restores
+ * what it saved); socket thread, as every config space access.
+ */
+void emu_flr(struct emu *e)
+{
+	pthread_mutex_lock(&e->lock);
+	e->stats.flrs++;
+	emu_info("function level reset");
+	emu_fw_reset_locked(e);
 	pthread_mutex_unlock(&e->lock);
 	pcicfg_reset(&e->cfg);
 }
@@ -82,7 +109,27 @@ void emu_reset(struct emu *e)
 /* the firmware's work loop; emu.lock held */
 void emu_run_pending_locked(struct emu *e)
 {
-	cmdq_run(e);
+	if (!emu_is_dead(e))
+		cmdq_run(e);
+}
+
+bool emu_is_dead(struct emu *e)
+{
+	return __atomic_load_n(&e->dead, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * The device stops answering, as one that fell off the bus or hung: what
+ * a driver reads from BAR0 is all-ones (mlx5_core's and mlx5x's health
+ * polls take an all-ones fw_ver as "PCI dead"), doorbells and commands
+ * go nowhere.  Config space still answers: the link stays up.  emu.lock
+ * held.
+ */
+void emu_die_locked(struct emu *e)
+{
+	__atomic_store_n(&e->dead, true, __ATOMIC_RELEASE);
+	e->cmdq.pending = 0;
+	emu_warn("device dead: BAR0 reads all-ones from now on");
 }
 
 void emu_run_pending(struct emu *e)
@@ -234,6 +281,11 @@ static void iseg_write(struct emu *e, uint64_t off, const uint8_t *b,
 
 void emu_bar0_read(struct emu *e, uint64_t off, void *buf, uint32_t len)
 {
+	if (emu_is_dead(e)) {
+		memset(buf, 0xff, len);
+		__atomic_add_fetch(&e->dead_reads, 1, __ATOMIC_RELAXED);
+		return;
+	}
 	memset(buf, 0, len);
 	if (off >= EMU_BAR0_SIZE || len > EMU_BAR0_SIZE - off)
 		return;
@@ -251,6 +303,10 @@ void emu_bar0_read(struct emu *e, uint64_t off, void *buf, uint32_t len)
 
 void emu_bar0_write(struct emu *e, uint64_t off, const void *buf, uint32_t len)
 {
+	if (emu_is_dead(e)) {
+		__atomic_add_fetch(&e->dead_writes, 1, __ATOMIC_RELAXED);
+		return;
+	}
 	if (off >= EMU_BAR0_SIZE || len > EMU_BAR0_SIZE - off)
 		return;
 	if (in_iseg(off)) {
@@ -336,6 +392,9 @@ static const struct report_field report_tail[] = {
 	RU("eq_overruns", stats.eq_overruns), RU("cq_arms", stats.cq_arms),
 	RU("uar_writes", stats.uar_writes), RU("uar_bad", stats.uar_bad),
 	RU("bar_bad", stats.bar_bad), RU("resets", stats.resets),
+	RU("flrs", stats.flrs), RU("fw_resets", stats.fw_resets),
+	RU("health_fatal", stats.health_fatal),
+	RU("cq_arms_stale", cq_arms_stale),
 };
 
 static void report_fields(const struct emu *e, FILE *fp,
@@ -395,6 +454,9 @@ void emu_report(struct emu *e, FILE *fp)
 	eng_report(e, fp);
 	port_report(e, fp);
 	report_fields(e, fp, report_tail, ARRAY_SIZE(report_tail));
+	fprintf(fp, "dead=%d\ndead_reads=%" PRIu64 "\ndead_writes=%" PRIu64 "\n",
+		emu_is_dead(e), __atomic_load_n(&e->dead_reads, __ATOMIC_RELAXED),
+		__atomic_load_n(&e->dead_writes, __ATOMIC_RELAXED));
 	pthread_mutex_unlock(&e->lock);
 	pthread_mutex_lock(&e->irq.lock);
 	fprintf(fp, "msix_fired=%" PRIu64 "\nmsix_deferred=%" PRIu64 "\n",

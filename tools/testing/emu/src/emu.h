@@ -134,7 +134,7 @@ enum emu_port_mode {
 /* firmware-initiated events the host may request (events.c) */
 enum emu_event_kind {
 	EMU_EV_PAGES, EMU_EV_PORT, EMU_EV_INTERNAL_ERROR, EMU_EV_EQ_OVERRUN,
-	EMU_EV_CMD_COMPLETION,
+	EMU_EV_CMD_COMPLETION, EMU_EV_DIE,
 	EMU_EV_NKINDS,
 };
 /* how often the device thread looks for a request (--events-ctl) */
@@ -348,6 +348,7 @@ struct emu_iseg {
 	bool health_rfr;
 	uint64_t health_at_ns;	/* fault: raise synd then (0: never) */
 	uint32_t health_counter;	/* last value read */
+	bool health_stalled;	/* failed firmware: the counter stands */
 	uint64_t t0_ns;
 };
 
@@ -426,6 +427,10 @@ struct emu_rsvd {
 struct emu_stats {
 	uint64_t cmds, cmd_failed;
 	uint64_t uar_writes, uar_bad, bar_bad, resets;
+	/* function level resets, firmware (nic_interface SW_RESET) resets,
+	 * fatal syndromes (recovery flow requested) raised
+	 */
+	uint64_t flrs, fw_resets, health_fatal;
 	uint64_t eq_overruns, eqe_dma_errors;
 	uint64_t events_done, events_refused;	/* host requests */
 	uint64_t cq_arms, sq_doorbells;
@@ -456,12 +461,32 @@ struct emu {
 	uint64_t viol[R_NUM];	/* firmware-rule violations (rules.c) */
 	struct emu_rsvd rsvd;	/* the reserved-bits rule (reserved.c) */
 	uint64_t unknown_ops;
+	/*
+	 * The device died (--events-ctl die): BAR0 reads all-ones, writes
+	 * are dropped, no command runs; a reset does not bring it back.
+	 * Set once under emu.lock, read without it (atomic).
+	 */
+	bool dead;
+	uint64_t dead_reads, dead_writes;	/* atomic */
+	/*
+	 * The last CQs destroyed and the UAR each was armed through: user
+	 * space may still ring one while the kernel disassociates its
+	 * context (uverbs destroys the objects before it zaps the
+	 * mappings); hardware ignores such a doorbell.  emu.lock.
+	 */
+	struct { uint32_t cqn, uar; } cq_gone[16];
+	unsigned int cq_gone_next;
+	uint64_t cq_arms_stale;
 };
 
 /* dev.c */
 int emu_create(struct emu *e, const struct emu_opts *opt);
 void emu_destroy(struct emu *e);
 void emu_reset(struct emu *e);		/* device reset: back to power-on */
+void emu_flr(struct emu *e);		/* function level reset, the same */
+void emu_fw_reset_locked(struct emu *e);	/* firmware part of both */
+void emu_die_locked(struct emu *e);	/* the device stops answering */
+bool emu_is_dead(struct emu *e);
 int emu_start_thread(struct emu *e);
 void emu_stop_thread(struct emu *e);
 /* run pending device work now (tests; also the device thread's body) */
@@ -499,6 +524,8 @@ void uar_write(struct emu *e, uint32_t index, uint32_t off,
 
 /* res.c: drop one user of a UAR (frees a dead one with its last user) */
 void uar_put(struct emu_uar *uar);
+/* cq.c: CQ cqn, armed through UAR uar, is among the last destroyed */
+bool cq_gone_recently(struct emu *e, uint32_t cqn, uint32_t uar);
 
 /* objects (obj.c) */
 void objtab_init(struct objtab *t, const char *name, uint32_t base,

@@ -19,6 +19,8 @@
  *                  (what mlx5_core's health poll treats as fatal), and an
  *                  INTERNAL_ERROR EQE (type 0x8) for an EQ subscribed to
  *                  it (mlx5_core subscribes none: the poll finds it).
+ *   die            the device stops answering for good (emu_die_locked()):
+ *                  BAR0 reads all-ones, nothing is processed.
  *   query          no event: the page and port counters, so a requester
  *                  can wait for the driver's answers.
  *   eq-overrun     a page-request storm: one EQE more than the EQ
@@ -54,6 +56,7 @@ static const char *const event_names[EMU_EV_NKINDS] = {
 	[EMU_EV_INTERNAL_ERROR] = "internal-error",
 	[EMU_EV_EQ_OVERRUN] = "eq-overrun",
 	[EMU_EV_CMD_COMPLETION] = "cmd-completion",
+	[EMU_EV_DIE] = "die",
 };
 
 /* --events LIST: comma-separated kinds (or "all") into a bit mask */
@@ -188,6 +191,17 @@ static int internal_error(struct emu *e, char *why, size_t len)
 	return 0;
 }
 
+static int device_die(struct emu *e, char *why, size_t len)
+{
+	if (emu_is_dead(e)) {
+		snprintf(why, len, "already dead");
+		return -1;
+	}
+	emu_die_locked(e);
+	snprintf(why, len, "device dead: BAR0 reads all-ones, nothing is processed");
+	return 0;
+}
+
 static int eq_overrun(struct emu *e, char *why, size_t len)
 {
 	struct emu_eq *eq = event_eq(e, MLX5X_EVENT_PAGE_REQUEST, why, len);
@@ -311,6 +325,8 @@ int events_run(struct emu *e, const char *word, const char *arg, char *why,
 		return eq_overrun(e, why, len);
 	if (!strcmp(word, "cmd-completion"))
 		return cmd_completion(e, arg, why, len);
+	if (!strcmp(word, "die") && !*arg)
+		return device_die(e, why, len);
 bad:
 	snprintf(why, len, "bad request '%s %s'", word, arg);
 	return -1;

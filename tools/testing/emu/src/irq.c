@@ -79,6 +79,13 @@ void irq_release_all(struct irq *irq)
 	pthread_mutex_unlock(&irq->lock);
 }
 
+void irq_clear_pending(struct irq *irq)
+{
+	pthread_mutex_lock(&irq->lock);
+	memset(irq->pending, 0, irq->nvec * sizeof(*irq->pending));
+	pthread_mutex_unlock(&irq->lock);
+}
+
 bool irq_fire(struct irq *irq, unsigned int vec)
 {
 	if (vec >= irq->nvec) {

@@ -31,6 +31,8 @@ void irq_destroy(struct irq *irq);
 int irq_assign(struct irq *irq, unsigned int start, unsigned int count,
 	       const int *fds);
 void irq_release_all(struct irq *irq);
+/* a reset: vectors raised but not delivered are forgotten */
+void irq_clear_pending(struct irq *irq);
 /* raise a vector; false if the vector number is out of range */
 bool irq_fire(struct irq *irq, unsigned int vec);
 /* PBA view: bit per vector pending for lack of an eventfd */

@@ -24,6 +24,7 @@ void iseg_reset(struct emu *e)
 	s->health_synd = 0;
 	s->health_rfr = false;
 	s->health_at_ns = 0;
+	s->health_stalled = false;
 	if (!s->t0_ns)
 		s->t0_ns = now;
 }
@@ -32,6 +33,18 @@ static uint32_t fw_ver_word(struct emu *e)
 {
 	return (e->opt.fw_major & 0xff) << 24 | (e->opt.fw_minor & 0xff) << 16 |
 	       (e->opt.fw_sub & 0xffff);
+}
+
+/*
+ * The firmware failed and asks for the recovery flow: it stops, and so
+ * does the health counter it advances while alive (mlx5_core counts the
+ * polls without progress).  A reset brings both back.
+ */
+static void health_fail(struct emu *e)
+{
+	if (!e->iseg.health_stalled)
+		e->stats.health_fatal++;
+	e->iseg.health_stalled = true;
 }
 
 /* fault: the syndrome (and its recovery request) appear together */
@@ -43,6 +56,8 @@ static void health_raise_due(struct emu *e)
 		s->health_synd = (uint8_t)e->opt.fault.health_synd;
 		s->health_rfr = e->opt.fault.health_rfr;
 		s->health_at_ns = 0;
+		if (s->health_rfr)
+			health_fail(e);
 		emu_info("fault: health syndrome 0x%x raised%s", s->health_synd,
 			 s->health_rfr ? " with recovery flow requested" : "");
 	}
@@ -65,6 +80,8 @@ void iseg_health_raise(struct emu *e, uint8_t synd, bool rfr)
 			 rfr ? " (recover flow requested)" : "");
 	}
 	s->health_rfr |= rfr;
+	if (rfr)
+		health_fail(e);
 }
 
 static uint32_t read_health(struct emu *e, uint32_t off)
@@ -104,14 +121,18 @@ uint32_t iseg_read32(struct emu *e, uint32_t off)
 		       (uint32_t)s->nic_ifc << 8 | EMU_CMDQ_LOG_SZ << 4 |
 		       EMU_CMDQ_LOG_STRIDE;
 	case MLX5X_ISEG_INITIALIZING_OFF:
+		/* the firmware can reset itself (nic_interface SW_RESET) */
 		return (now_ns() < s->init_until_ns ?
 			MLX5X_ISEG_INITIALIZING_MASK : 0) |
+		       MLX5X_ISEG_FW_RESET_SUP_MASK |
 		       (s->initializing_low & 0x0000ffffu);
 	case MLX5X_ISEG_INTERNAL_TIMER_H_OFF:	/* 1 GHz: nanoseconds */
 		return (uint32_t)(t >> 32);
 	case MLX5X_ISEG_INTERNAL_TIMER_L_OFF:
 		return (uint32_t)t;
 	case MLX5X_ISEG_HEALTH_COUNTER_OFF:
+		if (s->health_stalled)
+			return s->health_counter;
 		/* time-based, and never the same value twice in a row */
 		s->health_counter = MAX(s->health_counter + 1,
 					(uint32_t)(t / HEALTH_TICK_NS));
@@ -122,6 +143,21 @@ uint32_t iseg_read32(struct emu *e, uint32_t off)
 	}
 }
 
+/*
+ * The driver writes nic_interface SW_RESET to reset a failed firmware
+ * (mlx5_core's health recovery, when the initializing word says the
+ * firmware can): everything goes as at power-on, and the firmware comes
+ * back with the interface DISABLED, which the driver waits for before it
+ * loads again.  The command queue address goes too.
+ */
+static void fw_sw_reset(struct emu *e)
+{
+	e->stats.fw_resets++;
+	emu_info("nic_interface SW_RESET: firmware reset");
+	emu_fw_reset_locked(e);
+	e->iseg.nic_ifc = MLX5X_NIC_IFC_DISABLED;
+}
+
 static void write_cmdq_low(struct emu *e, uint32_t val)
 {
 	struct emu_iseg *s = &e->iseg;
@@ -129,6 +165,10 @@ static void write_cmdq_low(struct emu *e, uint32_t val)
 			(val & MLX5X_ISEG_CMDQ_ADDR_L_MASK);
 	uint8_t ifc = (uint8_t)((val & MLX5X_ISEG_NIC_IFC_MASK) >> 8);
 
+	if (ifc == MLX5X_NIC_IFC_SW_RESET) {
+		fw_sw_reset(e);
+		return;
+	}
 	if (ifc != s->nic_ifc)
 		emu_info("nic_interface %u -> %u", s->nic_ifc, ifc);
 	s->nic_ifc = ifc;

@@ -10,6 +10,10 @@
 #include "pcicfg.h"
 #include "util.h"
 
+#define PCIE_DEVCAP_FLR		0x10000000u
+#define PCIE_DEVCTL		0x08
+#define PCIE_DEVCTL_FLR		0x8000u
+
 static void put16(struct pcicfg *c, uint32_t off, uint16_t v)
 {
 	c->space[off] = v;
@@ -83,8 +87,10 @@ static void init_pcie(struct pcicfg *c)
 	c->space[p] = 0x10;			/* PCI Express */
 	c->space[p + 1] = PCICFG_CAP_MSIX;
 	put16(c, p + 0x02, 0x0002);		/* v2, endpoint */
-	put32(c, p + 0x04, 0x00008002);		/* devcap: MPS 512, RBER */
+	/* devcap: MPS 512, RBER, function level reset (a ConnectX has it) */
+	put32(c, p + 0x04, 0x00008002 | PCIE_DEVCAP_FLR);
 	put16(c, p + 0x08, 0x2810);		/* devctl: MRRS 512, RO, MPS 128 */
+	/* Initiate FLR (bit 15) is not kept: it always reads 0 */
 	wmask16(c, p + 0x08, 0x7cff);
 	put32(c, p + 0x0c, 0x00000103 | (16u << 4));
 	wmask16(c, p + 0x10, 0x0fff);		/* linkctl */
@@ -129,28 +135,78 @@ void pcicfg_init(struct pcicfg *c, uint64_t bar0_size, unsigned int msix,
 	init_vsc(c);
 }
 
+/* power-on (device reset) or FLR: what the function's driver set is gone */
 void pcicfg_reset(struct pcicfg *c)
 {
 	put16(c, 0x04, 0);
+	put16(c, PCICFG_CAP_PCIE + PCIE_DEVCTL, 0x2810);
 	c->vsc_semaphore = 0;
 	c->vsc_ctrl = 0;
+	c->vsc_addr = 0;
+	c->vsc_data = 0;
+	c->sem_sw_reset = 0;
 }
 
 /*
- * Vendor-specific capability: the driver's gateway to the crspace.  Only
- * the semaphore protocol is modelled (read the counter, write it to the
- * semaphore, read it back; write 0 to release).  Every address space
- * reads back "not supported" (status 0), so crdump stays off quietly.
+ * Vendor-specific capability: the driver's gateway to the crspace.  The
+ * gateway lock (read the counter, write it to the semaphore register,
+ * read it back; write 0 to release) and one address space are modelled:
+ * the semaphore space (0xa), whose SW reset semaphore (address 0x20)
+ * mlx5_core's health recovery takes before it resets the firmware (write
+ * a unique value, read it back: the lock is held if it reads the same;
+ * write 0 to release).  Every other space reads back "not supported"
+ * (status 0), so crdump stays off quietly.  Access to a space: write the
+ * address with bit 31 set and the data first to write (the device clears
+ * bit 31 when done), or with bit 31 clear to read (the device sets it
+ * once the data register holds the value).
  */
+#define VSC_SPACE_SEMAPHORE	0x000a
+#define VSC_SEM_SW_RESET	0x20
+#define VSC_ADDR_FLAG		0x80000000u
+#define VSC_ADDR_MASK		0x3fffffffu
+
+static bool vsc_space_ok(const struct pcicfg *c)
+{
+	return (c->vsc_ctrl & 0xffff) == VSC_SPACE_SEMAPHORE;
+}
+
+static uint32_t *vsc_space_word(struct pcicfg *c, uint32_t addr)
+{
+	if (!vsc_space_ok(c) || (addr & VSC_ADDR_MASK) != VSC_SEM_SW_RESET)
+		return NULL;
+	return &c->sem_sw_reset;
+}
+
+/* the address register written: do the access at once */
+static void vsc_access(struct pcicfg *c, uint32_t v)
+{
+	uint32_t *w = vsc_space_word(c, v);
+
+	if (v & VSC_ADDR_FLAG) {
+		/* a lock is taken only while free, released with 0 */
+		if (w && (!c->vsc_data || !*w))
+			*w = c->vsc_data;
+		c->vsc_addr = v & ~VSC_ADDR_FLAG;
+	} else {
+		c->vsc_data = w ? *w : 0;
+		c->vsc_addr = v | VSC_ADDR_FLAG;
+	}
+}
+
 static uint32_t vsc_read(struct pcicfg *c, uint32_t reg)
 {
 	switch (reg) {
 	case 0x04:
-		return c->vsc_ctrl & 0xffff;	/* status bits 31:29 = 0 */
+		/* status bits 31:29: the space is supported */
+		return (c->vsc_ctrl & 0xffff) | (vsc_space_ok(c) ? 1u << 29 : 0);
 	case 0x08:
 		return ++c->vsc_counter;
 	case 0x0c:
 		return c->vsc_semaphore;
+	case 0x10:
+		return c->vsc_addr;
+	case 0x14:
+		return c->vsc_data;
 	default:
 		return 0;
 	}
@@ -166,6 +222,12 @@ static void vsc_write(struct pcicfg *c, uint32_t reg, uint32_t v)
 		/* take the lock only if free (or release it with 0) */
 		if (!v || !c->vsc_semaphore)
 			c->vsc_semaphore = v;
+		break;
+	case 0x10:
+		vsc_access(c, v);
+		break;
+	case 0x14:
+		c->vsc_data = v;
 		break;
 	default:
 		break;
@@ -202,8 +264,20 @@ void pcicfg_read(struct pcicfg *c, uint32_t off, void *buf, uint32_t len)
 	}
 }
 
-void pcicfg_write(struct pcicfg *c, uint32_t off, const void *buf,
-		  uint32_t len)
+/*
+ * A write that sets Initiate Function Level Reset (PCIe Device Control
+ * bit 15, the high byte of the register): the caller resets the function
+ * (PCIe base spec 6.6.2; the guest's pcie_flr() writes it).
+ */
+static bool starts_flr(uint32_t off, const uint8_t *b, uint32_t len)
+{
+	uint32_t hi = PCICFG_CAP_PCIE + PCIE_DEVCTL + 1;
+
+	return off <= hi && hi < off + len && (b[hi - off] & PCIE_DEVCTL_FLR >> 8);
+}
+
+int pcicfg_write(struct pcicfg *c, uint32_t off, const void *buf,
+		 uint32_t len)
 {
 	const uint8_t *b = buf;
 	uint32_t i;
@@ -211,11 +285,12 @@ void pcicfg_write(struct pcicfg *c, uint32_t off, const void *buf,
 	if (len == 4 && (off & 3) == 0 && in_vsc_regs(off)) {
 		vsc_write(c, off - PCICFG_CAP_VSC,
 			  b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24);
-		return;
+		return 0;
 	}
 	for (i = 0; i < len && off + i < PCICFG_SIZE; i++) {
 		uint8_t m = c->wmask[off + i];
 
 		c->space[off + i] = (c->space[off + i] & ~m) | (b[i] & m);
 	}
+	return starts_flr(off, b, len) ? PCICFG_FLR : 0;
 }

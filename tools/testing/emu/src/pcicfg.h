@@ -30,13 +30,19 @@ struct pcicfg {
 	uint32_t vsc_counter;		/* VSC gateway */
 	uint32_t vsc_semaphore;
 	uint32_t vsc_ctrl;
+	uint32_t vsc_addr;		/* address register (flag in bit 31) */
+	uint32_t vsc_data;
+	uint32_t sem_sw_reset;		/* semaphore space: SW reset lock */
 };
 
 void pcicfg_init(struct pcicfg *c, uint64_t bar0_size, unsigned int msix,
 		 uint32_t table_off, uint32_t pba_off);
 void pcicfg_reset(struct pcicfg *c);
 void pcicfg_read(struct pcicfg *c, uint32_t off, void *buf, uint32_t len);
-void pcicfg_write(struct pcicfg *c, uint32_t off, const void *buf,
-		  uint32_t len);
+/* returns PCICFG_FLR when the write initiates a function level reset */
+int pcicfg_write(struct pcicfg *c, uint32_t off, const void *buf,
+		 uint32_t len);
+
+#define PCICFG_FLR		1
 
 #endif /* EMU_PCICFG_H */

@@ -119,6 +119,11 @@ static void cq_arm(struct emu *e, uint32_t index, const uint8_t *data)
 	uint32_t cqn = get_be32(data + 4) & 0xffffff;
 	struct emu_cq *cq = objtab_get(&e->obj[OBJ_CQ], cqn);
 
+	if (!cq && cq_gone_recently(e, cqn, index)) {
+		e->cq_arms_stale++;
+		emu_dbg("CQ arm doorbell for CQ %u, destroyed: ignored", cqn);
+		return;
+	}
 	if (!cq) {
 		e->stats.uar_bad++;
 		emu_warn("CQ arm doorbell for unknown CQ %u", cqn);

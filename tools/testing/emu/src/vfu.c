@@ -394,7 +394,9 @@ static void do_region_write(struct vfu *v, uint32_t len, struct reply *r)
 		emu_bar0_write(v->e, rw.offset, data, rw.count);
 	} else if (rw.region == REGION_CONFIG && rw.offset < PCICFG_SIZE &&
 		   rw.count <= PCICFG_SIZE - rw.offset) {
-		pcicfg_write(&v->e->cfg, (uint32_t)rw.offset, data, rw.count);
+		if (pcicfg_write(&v->e->cfg, (uint32_t)rw.offset, data,
+				 rw.count) == PCICFG_FLR)
+			emu_flr(v->e);
 	} else {
 		r->err = EINVAL;
 		return;

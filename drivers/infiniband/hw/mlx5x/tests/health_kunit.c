@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for the health verdicts (suite mlx5x_health): what one
- * poll of the init segment concludes, without any register access.
+ * poll of the init segment concludes, without any register access, and
+ * whether a function in the error state may be recovered.
  */
 #include <kunit/test.h>
+#include <linux/jiffies.h>
 
 #include "../health.h"
 #include "../hw.h"
@@ -105,12 +107,65 @@ static void dead_device_is_fatal(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5x_health_judge(&h, &s), MLX5X_HEALTH_FATAL);
 }
 
+/* Recovery: the first always, then at most one per interval. */
+static void recovery_rate_limited(struct kunit *test)
+{
+	struct mlx5x_recover_limit rl = {};
+	unsigned long t = 1000, iv = 60 * HZ;
+
+	KUNIT_EXPECT_EQ(test, mlx5x_recover_decide(&rl, true, iv, t),
+			MLX5X_RECOVER_GO);
+	KUNIT_EXPECT_EQ(test, rl.count, 1);
+	KUNIT_EXPECT_EQ(test, mlx5x_recover_decide(&rl, true, iv, t + iv - 1),
+			MLX5X_RECOVER_TOO_SOON);
+	/* a refusal does not move the window */
+	KUNIT_EXPECT_EQ(test, rl.last, t);
+	KUNIT_EXPECT_EQ(test, rl.count, 1);
+	KUNIT_EXPECT_EQ(test, mlx5x_recover_decide(&rl, true, iv, t + iv),
+			MLX5X_RECOVER_GO);
+	KUNIT_EXPECT_EQ(test, rl.count, 2);
+	KUNIT_EXPECT_EQ(test, rl.last, t + iv);
+}
+
+/* Switched off: never, and the history stays as it was. */
+static void recovery_disabled(struct kunit *test)
+{
+	struct mlx5x_recover_limit rl = {};
+
+	KUNIT_EXPECT_EQ(test, mlx5x_recover_decide(&rl, false, 0, 5),
+			MLX5X_RECOVER_DISABLED);
+	KUNIT_EXPECT_EQ(test, rl.count, 0);
+	/* an interval of 0 does not limit */
+	KUNIT_EXPECT_EQ(test, mlx5x_recover_decide(&rl, true, 0, 5),
+			MLX5X_RECOVER_GO);
+	KUNIT_EXPECT_EQ(test, mlx5x_recover_decide(&rl, true, 0, 5),
+			MLX5X_RECOVER_GO);
+	KUNIT_EXPECT_EQ(test, rl.count, 2);
+}
+
+/* jiffies wrap between two failures: still measured as elapsed time. */
+static void recovery_limit_across_wrap(struct kunit *test)
+{
+	struct mlx5x_recover_limit rl = {};
+	unsigned long t = ULONG_MAX - 10, iv = 100;
+
+	KUNIT_EXPECT_EQ(test, mlx5x_recover_decide(&rl, true, iv, t),
+			MLX5X_RECOVER_GO);
+	KUNIT_EXPECT_EQ(test, mlx5x_recover_decide(&rl, true, iv, t + 50),
+			MLX5X_RECOVER_TOO_SOON);
+	KUNIT_EXPECT_EQ(test, mlx5x_recover_decide(&rl, true, iv, t + 100),
+			MLX5X_RECOVER_GO);
+}
+
 static struct kunit_case mlx5x_health_cases[] = {
 	KUNIT_CASE(counter_progress_is_ok),
 	KUNIT_CASE(stuck_counter_reported_once),
 	KUNIT_CASE(syndrome_with_rfr_is_fatal),
 	KUNIT_CASE(syndrome_without_rfr_is_reported),
 	KUNIT_CASE(dead_device_is_fatal),
+	KUNIT_CASE(recovery_rate_limited),
+	KUNIT_CASE(recovery_disabled),
+	KUNIT_CASE(recovery_limit_across_wrap),
 	{}
 };
 
