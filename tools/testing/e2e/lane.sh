@@ -166,8 +166,8 @@ lane_defaults() {
 			VM_TMO=${MLX5X_VM_TIMEOUT:-1800}
 		fi
 	fi
-	# KASAN, lockdep and debug objects slow the guest down about twice
-	# under TCG (figures in Documentation/testing.rst).
+	# KASAN, lockdep and debug objects make every allocation, lock and
+	# memory access slower, on top of TCG: twice the time as a margin.
 	if [ "$GUEST_KERNEL" = debug ]; then
 		[ -n "${MLX5X_VM_TIMEOUT:-}" ] || VM_TMO=$((VM_TMO * 2))
 		[ -n "${MLX5X_E2E_PY_TIMEOUT:-}" ] || PY_TIMEOUT=$((PY_TIMEOUT * 2))

@@ -81,7 +81,7 @@ compile() {
 	mkdir -p "$obj"
 	make -s -C "$SRC" O="$obj" KCONFIG_ALLCONFIG="$FRAG" allnoconfig >&2
 	check_config "$obj" || return 1
-	log "compiling $(basename "$SRC") into $obj (-j$JOBS; about 30 min cold on 2 cores)"
+	log "compiling $(basename "$SRC") into $obj (-j$JOBS; over an hour on 2 busy cores)"
 	local tf=$dir/time.raw
 	set +e
 	/usr/bin/time -o "$tf" -f '%e %U %S' nice make -C "$obj" -j"$JOBS" bzImage modules \
