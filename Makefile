@@ -16,6 +16,8 @@
 #   make fwdiff   firmware commands of mlx5x against upstream mlx5's
 #   make emu      build the emulated ConnectX; make emu-test runs its unit tests
 #   make e2e DRIVER=rxe|upstream|mlx5x [SUITE=full|bringup|faults|fabric|fwevents|fuzz]
+#            [KERNEL=debian|debug]   debug: KASAN/lockdep/UBSAN guest (mlx5x)
+#   make debug-kernel  build the debug guest kernel (cached)
 #   make bench    upstream and mlx5x side by side on one emulator (figures)
 #   make fresh-check  run and check as a new user: in a fresh Debian 12 tree
 
@@ -23,12 +25,13 @@ KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
 DRIVER ?= mlx5x
 SUITE ?= full
+KERNEL ?= debian
 T := tools/testing
 
 export MLX5X_CACHE ?= /var/cache/mlx5x
 
 .PHONY: all modules clean modules_install help run check compat kunit emu \
-	emu-test rig e2e bench fresh-check ifc fwdiff
+	emu-test rig debug-kernel e2e bench fresh-check ifc fwdiff
 
 all: modules
 
@@ -71,8 +74,11 @@ emu-test:
 rig:
 	$(T)/vm/build-rootfs.sh >/dev/null
 
+debug-kernel:
+	$(T)/vm/build-debug-kernel.sh >/dev/null
+
 e2e:
-	$(T)/e2e/lane.sh $(DRIVER) $(SUITE)
+	MLX5X_KERNEL=$(KERNEL) $(T)/e2e/lane.sh $(DRIVER) $(SUITE)
 
 run:
 	$(T)/vm/run-demo.sh

@@ -53,18 +53,30 @@ step compat "$T/compat/run.sh"
 step kunit "$T/kunit/run.sh"
 # make bench's report generator on a canned run (no VM, no figure asserted)
 step bench-report "$T/e2e/bench/test-report.sh"
-# VM lanes as DRIVER:SUITE; a lane joins this list once it passes.
+# VM lanes as DRIVER:SUITE[@KERNEL] (the guest kernel, lane.sh's
+# MLX5X_KERNEL: debian when not given); a lane joins this list once it
+# passes.
 LANES=${MLX5X_LANES:-"rxe:full upstream:bringup upstream:full upstream:fabric upstream:fwevents mlx5x:bringup mlx5x:faults mlx5x:fwevents mlx5x:fuzz mlx5x:full"}
 has_lane() { case " $LANES " in *" $1 "*) return 0 ;; esac; return 1; }
 for lane in $LANES; do
-	step "e2e-${lane%%:*}-${lane#*:}" "$T/e2e/lane.sh" "${lane%%:*}" "${lane#*:}"
+	ds=${lane%@*} kernel=
+	[ "$ds" = "$lane" ] || kernel=${lane#*@}
+	step "e2e-${ds%%:*}-${ds#*:}${kernel:+-$kernel}" \
+		env MLX5X_KERNEL="${kernel:-debian}" "$T/e2e/lane.sh" "${ds%%:*}" "${ds#*:}"
 done
+# The mlx5x full suite, on whichever kernel it ran (the lane name).
+MLX5X_FULL=
+if has_lane mlx5x:full; then
+	MLX5X_FULL=mlx5x-full
+elif has_lane mlx5x:full@debug; then
+	MLX5X_FULL=mlx5x-full-debug
+fi
 
 # The firmware-command differential: the upstream and mlx5x full lanes
 # start with the same workload, traced field by field by the emulator.
-if has_lane upstream:full && has_lane mlx5x:full; then
+if has_lane upstream:full && [ -n "$MLX5X_FULL" ]; then
 	step fwdiff "$T/fwdiff/run.sh" --compare "$TOP/build/e2e/upstream-full" \
-		"$TOP/build/e2e/mlx5x-full"
+		"$TOP/build/e2e/$MLX5X_FULL"
 fi
 
 # Lanes side by side (build/results/compare-*.md).  Asserted: on the
@@ -77,10 +89,10 @@ compare_lanes() {
 			--md "$TOP/build/results/compare-upstream-vs-rxe.md" \
 			rxe-full upstream-full || rc=1
 	fi
-	if has_lane upstream:full && has_lane mlx5x:full; then
+	if has_lane upstream:full && [ -n "$MLX5X_FULL" ]; then
 		python3 "$T/e2e/compare.py" \
 			--md "$TOP/build/results/compare-mlx5x-vs-upstream.md" \
-			upstream-full mlx5x-full
+			upstream-full "$MLX5X_FULL"
 	fi
 	return $rc
 }

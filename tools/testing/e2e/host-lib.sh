@@ -12,19 +12,59 @@ EMU_BIN=${MLX5X_EMU:-$EMUDIR/build/mlx5x-emu}
 
 hlog() { printf '[%s %s] %s\n' "${HLOG_TAG:-e2e}" "$(date +%T)" "$*" >&2; }
 
-# rig_root: build or look up the VM root tree; sets ROOT and KREL.
+# The guest kernel: debian, the tree's own, or debug, the one of
+# build-debug-kernel.sh (lane.sh takes it from MLX5X_KERNEL).
+GUEST_KERNEL=debian
+
+# rig_root: build or look up the VM root tree and the guest kernel; sets
+# ROOT and KREL, and for the debug kernel KBUILD (its build directory)
+# and KIMAGE (its bzImage).
 rig_root() {
 	ROOT=${MLX5X_ROOTFS:-}
 	if [ -z "$ROOT" ]; then
 		ROOT=$("$VMDIR/build-rootfs.sh") || return 1
 	fi
+	export MLX5X_ROOTFS=$ROOT
+	case $GUEST_KERNEL in
+	debian) ;;
+	debug) rig_debug_kernel; return ;;
+	*) hlog "unknown guest kernel '$GUEST_KERNEL' (KERNEL=debian|debug)"; return 1 ;;
+	esac
 	KREL=$(cd "$ROOT/boot" && ls vmlinuz-* 2>/dev/null | sort -V | tail -n1)
 	KREL=${KREL#vmlinuz-}
 	if [ -z "$KREL" ] || [ ! -d "$ROOT/lib/modules/$KREL/build" ]; then
 		hlog "no guest kernel or headers in $ROOT"
 		return 1
 	fi
-	export MLX5X_ROOTFS=$ROOT
+}
+
+# rig_debug_kernel: build or look up the debug kernel, and hold it (fd 4,
+# shared) for the caller's lifetime so no newer build drops it meanwhile.
+rig_debug_kernel() {
+	KBUILD=$("$VMDIR/build-debug-kernel.sh") || return 1
+	KIMAGE=$KBUILD/arch/x86/boot/bzImage
+	KREL=$(cat "$KBUILD/include/config/kernel.release") || return 1
+	exec 4< "${KBUILD%/build}.ready"
+	flock -s 4
+}
+
+# ko_make DIR: make mlx5x.ko from the sources in DIR against the guest
+# kernel, with the compiler that built that kernel: the root tree's (in
+# a chroot) for Debian's, the host's for the debug kernel.
+ko_make() {
+	if [ "$GUEST_KERNEL" = debug ]; then
+		nice make -C "$KBUILD" M="$1" -j2 modules
+		return
+	fi
+	# Shared hold on the tree (see drop_old_trees in build-rootfs.sh).
+	[ -e "$ROOT.ready" ] && exec 6< "$ROOT.ready" && flock -s 6
+	# shellcheck disable=SC2016
+	ROOT=$ROOT W=$1 KREL=$KREL nice unshare -m --propagation private sh -c '
+		mount --bind /proc "$ROOT/proc"; mount --rbind /dev "$ROOT/dev"
+		mount -t tmpfs tmpfs "$ROOT/run"; mkdir "$ROOT/run/w"
+		mount --bind "$W" "$ROOT/run/w"
+		exec chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			make -C "/lib/modules/$KREL/build" M=/run/w -j2 modules'
 }
 
 # build_emu: make the emulated ConnectX if its sources exist.  Sets
@@ -63,17 +103,8 @@ build_ko() {
 	(cd "$TOP" && tar cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
 		--exclude='.*.cmd' --exclude='modules.order' --exclude='Module.symvers' \
 		Kbuild drivers include 2>/dev/null) | tar xf - -C "$scr/src"
-	hlog "building mlx5x.ko for $KREL in the root tree"
-	# Shared hold on the tree (see drop_old_trees in build-rootfs.sh).
-	[ -e "$ROOT.ready" ] && exec 6< "$ROOT.ready" && flock -s 6
-	# shellcheck disable=SC2016
-	if ! ROOT=$ROOT W=$scr/src KREL=$KREL nice unshare -m --propagation private sh -c '
-		mount --bind /proc "$ROOT/proc"; mount --rbind /dev "$ROOT/dev"
-		mount -t tmpfs tmpfs "$ROOT/run"; mkdir "$ROOT/run/w"
-		mount --bind "$W" "$ROOT/run/w"
-		exec chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-			make -C "/lib/modules/$KREL/build" M=/run/w -j2 modules' \
-		> "$scr/build.log" 2>&1; then
+	hlog "building mlx5x.ko for $KREL"
+	if ! ko_make "$scr/src" > "$scr/build.log" 2>&1; then
 		MISSING="mlx5x.ko failed to build (log: build/mlx5x-ko/build.log): $(grep -m1 -E 'error|Error' "$scr/build.log")"
 		exec 7>&-
 		return 1
@@ -86,6 +117,20 @@ build_ko() {
 	fi
 	cp "$ko" "$out/mlx5x.ko"
 	exec 7>&- 6<&-
+}
+
+# debug_kernel_job JOBDIR: what a job on the debug kernel needs beside
+# the image: the modules.* indexes (everything is built in, so modprobe
+# of ib_core and friends only has to find them there; the guest binds
+# JOBDIR/modules over /lib/modules), and vm-run.sh options in VMOPT.
+debug_kernel_job() {
+	VMOPT=()
+	[ "$GUEST_KERNEL" = debug ] || return 0
+	mkdir -p "$1/modules"
+	cp -r "${KBUILD%/build}/mods/lib/modules/$KREL" "$1/modules/"
+	# The checkers' boot lines must survive a long run's messages: the
+	# lane looks for them at the end.
+	VMOPT=(-k "$KIMAGE" -a log_buf_len=4M)
 }
 
 # start_emu JOBDIR GUID [TAG [OPTION...]]: start an emulator on

@@ -26,10 +26,18 @@
 # on the device, then unloads the driver; on lane upstream its findings are
 # figures (skip lines), not failures.
 #
+# Guest kernel: MLX5X_KERNEL (`make e2e KERNEL=`), debian (default: the
+# root tree's own) or debug (tools/testing/vm/build-debug-kernel.sh: KASAN,
+# KFENCE, lockdep, debug objects, UBSAN; lane mlx5x only, any suite).  On
+# the debug kernel the lane is named DRIVER-SUITE-debug, its timeouts are
+# doubled, and the line dmesg/debug fails on any report of those checkers
+# or any WARN or BUG, with no allowance.
+#
 # Results: $MLX5X_RESULTS/e2e-NAME.tsv (one line per test),
 # build/results/lane-NAME.md (human table), the job dir build/e2e/NAME/
 # (console.log, out.log, logs/, dmesg.txt, emulator report), where NAME is
-# DRIVER-SUITE unless MLX5X_E2E_NAME says otherwise.
+# DRIVER-SUITE (DRIVER-SUITE-debug on the debug kernel) unless
+# MLX5X_E2E_NAME says otherwise.
 # Known failures: tools/testing/e2e/known-DRIVER.txt.  Exit status non-zero
 # on any failure.
 #
@@ -49,6 +57,10 @@ TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 
 DRIVER=${1:-}
 SUITE=${2:-full}
+GUEST_KERNEL=${MLX5X_KERNEL:-debian}
+case $GUEST_KERNEL in debian | debug) ;; *)
+	echo "unknown guest kernel '$GUEST_KERNEL' (KERNEL=debian|debug)" >&2; exit 2 ;;
+esac
 case $DRIVER in rxe | upstream | mlx5x) ;; *)
 	echo "usage: $0 rxe|upstream|mlx5x [full|bringup]" >&2; exit 2 ;;
 esac
@@ -77,7 +89,15 @@ esac
 	exit 2
 }
 
-NAME=${MLX5X_E2E_NAME:-$DRIVER-$SUITE}
+# The debug kernel builds in no mlx5_core, mlx5_ib nor rdma_rxe.
+[ "$GUEST_KERNEL" = debug ] && [ "$DRIVER" != mlx5x ] && {
+	echo "KERNEL=debug exists for lane mlx5x only" >&2
+	exit 2
+}
+
+KSUFFIX=
+[ "$GUEST_KERNEL" = debian ] || KSUFFIX=-$GUEST_KERNEL
+NAME=${MLX5X_E2E_NAME:-$DRIVER-$SUITE$KSUFFIX}
 # The emulated port: sm (INIT with LID 0 until a subnet manager configures
 # it; the upstream lanes start opensm) or self (ACTIVE with a LID from
 # power-on: mlx5x has no management path yet).
@@ -155,12 +175,19 @@ lane_defaults() {
 			VM_TMO=${MLX5X_VM_TIMEOUT:-1800}
 		fi
 	fi
+	# KASAN, lockdep and debug objects make every allocation, lock and
+	# memory access slower, on top of TCG: twice the time as a margin.
+	if [ "$GUEST_KERNEL" = debug ]; then
+		[ -n "${MLX5X_VM_TIMEOUT:-}" ] || VM_TMO=$((VM_TMO * 2))
+		[ -n "${MLX5X_E2E_PY_TIMEOUT:-}" ] || PY_TIMEOUT=$((PY_TIMEOUT * 2))
+	fi
 }
 
 write_env() {
 	cat > "$JOB/job.env" <<-EOF
 	LANE=$DRIVER
 	SUITE=$SUITE
+	KERNEL=$GUEST_KERNEL
 	PP_SIZES="$PP_SIZES"
 	PP_ITERS=$PP_ITERS
 	PP_TIMEOUT=$((120 + PP_ITERS / 5))
@@ -740,6 +767,46 @@ check_dmesg() {
 	fi
 }
 
+# Reports of the debug kernel's checkers (KASAN, KFENCE, lockdep, debug
+# objects, UBSAN, atomic sleep), and any WARN, BUG or oops.
+DEBUG_REPORTS='BUG:|WARNING:|UBSAN:|ODEBUG:|Oops|general protection fault|kernel BUG at'
+DEBUG_REPORTS+='|list_(add|del) corruption|INFO: trying to register non-static key'
+DEBUG_REPORTS+='|turning off the locking correctness validator'
+
+# kernel_log: the guest's kernel messages without level or time stamp:
+# the saved dmesg, and the console's kernel lines (a report printed after
+# the save, or by a guest that never finished, is only there).
+kernel_log() {
+	local ts='^\[ *[0-9]+\.[0-9]+\] '
+	{
+		sed 's/^<[0-9]*>//' "$JOB/dmesg-raw.txt" 2>/dev/null
+		grep -E "$ts" "$JOB/console.log" 2>/dev/null
+	} | sed -E "s/$ts//" | awk '!seen[$0]++'
+}
+
+# check_debug_dmesg: the checkers ran (KASAN, KFENCE and lockdep announce
+# themselves at boot) and reported nothing: unlike check_dmesg, no
+# known-file allowance applies.
+check_debug_dmesg() {
+	local log on=() hits
+	log=$(kernel_log)
+	if [ -z "$log" ]; then
+		echo "dmesg/debug	fail	no guest kernel log (dmesg-raw.txt, console.log)"
+		return
+	fi
+	grep -q 'KernelAddressSanitizer initialized' <<< "$log" && on+=(KASAN)
+	grep -q '^kfence: initialized' <<< "$log" && on+=(KFENCE)
+	grep -q 'Lock dependency validator' <<< "$log" && on+=(lockdep)
+	hits=$(grep -E "$DEBUG_REPORTS" <<< "$log")
+	if [ -n "$hits" ]; then
+		echo "dmesg/debug	fail	$(wc -l <<< "$hits") report line(s): $(head -n 3 <<< "$hits" | tr '\t\n' '  ' | cut -c1-300)"
+	elif [ ${#on[@]} -ne 3 ]; then
+		echo "dmesg/debug	fail	checkers not all on: only ${on[*]:-none} announced at boot (want KASAN, KFENCE, lockdep)"
+	else
+		echo "dmesg/debug	pass	${on[*]} on ($KREL); no KASAN, KFENCE, lockdep, UBSAN, ODEBUG, WARN or BUG report"
+	fi
+}
+
 # check_emu_report [TAG]: the report of the emulator (of function TAG
 # of the fabric suite's emulator: emu-TAG-report.txt).
 check_emu_report() {
@@ -830,7 +897,7 @@ vm_line() {
 write_md() {
 	local f
 	{
-		echo "# e2e lane $DRIVER, suite $SUITE"
+		echo "# e2e lane $DRIVER, suite $SUITE${KSUFFIX:+, $GUEST_KERNEL kernel}"
 		echo
 		echo "$(date -u '+%Y-%m-%d %H:%M UTC'), guest kernel ${KREL:-?}, lane wall $((SECONDS - T0)) s." \
 			"Job dir: build/e2e/$NAME/."
@@ -939,7 +1006,8 @@ boot_lane() {
 			SOCKOPT=(-s vfu.sock)
 		fi
 	fi
-	"$VMDIR/vm-run.sh" -t "$VM_TMO" "${SOCKOPT[@]}" "${QMPOPT[@]}" "$JOB"
+	debug_kernel_job "$JOB"
+	"$VMDIR/vm-run.sh" -t "$VM_TMO" "${VMOPT[@]}" "${SOCKOPT[@]}" "${QMPOPT[@]}" "$JOB"
 	vmrc=$?
 	if [ -n "$HOSTCTL_PID" ]; then
 		kill "$HOSTCTL_PID" 2>/dev/null
@@ -969,6 +1037,7 @@ touch "$JOB/results.tsv" "$JOB/pyverbs-tests.tsv"
 	fi
 	vm_line "$vmrc"
 	check_dmesg
+	[ "$GUEST_KERNEL" != debug ] || check_debug_dmesg
 	if [ "$SUITE" = fwevents ]; then
 		fwev_emu_lines
 	elif [ "$DRIVER" != rxe ] && [ "$SUITE" != faults ]; then

@@ -19,6 +19,10 @@
 #   -m MEM       guest RAM (default 2G)
 #   -c CPUS      guest vCPUs (default 2)
 #   -a ARGS      extra kernel command line
+#   -k BZIMAGE   boot this kernel image (a host path) without an initrd
+#                instead of the tree's own kernel; it must have what the
+#                boot needs built in (9p root over virtio; e.g. the debug
+#                kernel of build-debug-kernel.sh)
 #   -q           do not copy the guest console to stdout (console.log only)
 #   -Q NAME      a QMP monitor on the unix socket JOBDIR/NAME (QEMU listens,
 #                does not wait for a client); the vfio-user devices are
@@ -48,13 +52,15 @@ EXTRA=
 QUIET=0
 QMP=
 SOCKS=()
-while getopts "t:s:m:c:a:qQ:h" o; do
+KHOST=
+while getopts "t:s:m:c:a:k:qQ:h" o; do
 	case $o in
 	t) TMO=$OPTARG ;;
 	s) SOCKS+=("$OPTARG") ;;
 	m) MEM=$OPTARG ;;
 	c) CPUS=$OPTARG ;;
 	a) EXTRA=$OPTARG ;;
+	k) KHOST=$OPTARG ;;
 	q) QUIET=1 ;;
 	Q) QMP=$OPTARG ;;
 	*) usage ;;
@@ -85,7 +91,17 @@ fi
 KIMG=$(cd "$ROOT/boot" && ls vmlinuz-* 2>/dev/null | sort -V | tail -n1)
 [ -n "$KIMG" ] || { log "no kernel in $ROOT/boot"; exit 2; }
 KREL=${KIMG#vmlinuz-}
-[ -f "$ROOT/boot/initrd.img-$KREL" ] || { log "no initrd for $KREL"; exit 2; }
+KBOOT=(-kernel "/boot/vmlinuz-$KREL" -initrd "/boot/initrd.img-$KREL")
+if [ -n "$KHOST" ]; then
+	[ -f "$KHOST" ] || { log "no kernel image at '$KHOST'"; exit 2; }
+	KHOST=$(realpath "$KHOST")
+	KREL="$KHOST (no initrd)"
+	# Bound into the namespace below: QEMU sees the root tree only.
+	KBOOT=(-kernel /run/vm/kernel)
+elif [ ! -f "$ROOT/boot/initrd.img-$KREL" ]; then
+	log "no initrd for $KREL"
+	exit 2
+fi
 
 # Device options, one PCIe root port per vfio-user socket.
 DEVARGS=()
@@ -115,7 +131,7 @@ QEMU=(qemu-system-x86_64
 	-machine q35,memory-backend=mem -accel tcg -cpu max -m "$MEM" -smp "$CPUS"
 	-object "memory-backend-memfd,id=mem,size=$MEM,share=on"
 	-nographic -vga none -no-reboot -monitor none
-	-kernel "/boot/vmlinuz-$KREL" -initrd "/boot/initrd.img-$KREL"
+	"${KBOOT[@]}"
 	-append "$APPEND"
 	-virtfs local,path=/run/vm/tree,mount_tag=root,security_model=none,readonly=on
 	-virtfs local,path=/run/vm/job,mount_tag=job,security_model=none
@@ -136,6 +152,10 @@ NSSCRIPT='
 	# Non-recursive: the bare tree, without the /proc, /dev, /sys binds.
 	mount --bind "$ROOT" "$ROOT/run/vm/tree"
 	mount --bind "$JOBDIR" "$ROOT/run/vm/job"
+	if [ -n "$KHOST" ]; then
+		touch "$ROOT/run/vm/kernel"
+		mount --bind "$KHOST" "$ROOT/run/vm/kernel"
+	fi
 	exec chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		timeout -k 10 "$TMO" "$@"'
 
@@ -144,7 +164,7 @@ T0=$EPOCHREALTIME
 set +e
 # Outer timeout as a last resort in case QEMU ignores SIGKILL's parent
 # (e.g. stuck in the namespace setup); stdin is never the caller's tty.
-ROOT=$ROOT JOBDIR=$JOBDIR TMO=$TMO \
+ROOT=$ROOT JOBDIR=$JOBDIR TMO=$TMO KHOST=$KHOST \
 	timeout -k 10 $((TMO + 60)) \
 	unshare --mount --propagation private -- bash -c "$NSSCRIPT" vm-ns "${QEMU[@]}" \
 	</dev/null 2>&1 | sed -u 's/\r//g; s/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' | {

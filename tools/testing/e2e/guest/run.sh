@@ -14,6 +14,11 @@ cd /job || exit 97
 . ./robust.sh
 . ./fabric.sh
 . ./fuzz.sh
+# A kernel that is not the tree's own (the debug kernel) brings its
+# modules.* indexes in the job dir; the tree's /lib/modules is read-only.
+if [ -d "/job/modules/$(uname -r)" ]; then
+	mount --bind /job/modules /lib/modules || exit 97
+fi
 mkdir -p "$LOGS"
 : > "$RES"
 : > "$PERF"
