@@ -335,6 +335,16 @@ static long census_count(const char *dir, const char *name)
  */
 static void test_runtime_faults(void)
 {
+	static const struct {
+		const char *word, *arg, *what;
+	} refused[] = {
+		{ "fail", "QUERY_ISSI 0 0x3 0", "NTH 0 refused" },
+		{ "fail", "QUERY_ISSI 1 0 0", "status 0 refused" },
+		{ "fail", "NO_SUCH_OP 1 3 0", "unknown opcode refused" },
+		{ "fail", "QUERY_ISSI 1 3", "missing syndrome refused" },
+		{ "fail", "QUERY_ISSI 1 3 0 x", "trailing words refused" },
+		{ "census", "x", "census takes no argument" },
+	};
 	uint8_t in[16] = { 0 }, out[MLX5X_QUERY_ISSI_OUT_LEN];
 	char dir[] = "/tmp/emu-fault-XXXXXX", why[512], path[300];
 	struct emu_opts o;
@@ -373,18 +383,9 @@ static void test_runtime_faults(void)
 	     "census: QUERY_ISSI as often as it ran");
 	is_u((unsigned long)census_count(dir, "ENABLE_HCA"), 1, "census: ENABLE_HCA once");
 	is_u(census_count(dir, "CREATE_QP") == -1, 1, "census: no line for what never ran");
-	is_u(fault_req(&t, "fail", "QUERY_ISSI 0 0x3 0", why, sizeof(why)), -1,
-	     "NTH 0 refused");
-	is_u(fault_req(&t, "fail", "QUERY_ISSI 1 0 0", why, sizeof(why)), -1,
-	     "status 0 refused");
-	is_u(fault_req(&t, "fail", "NO_SUCH_OP 1 3 0", why, sizeof(why)), -1,
-	     "unknown opcode refused");
-	is_u(fault_req(&t, "fail", "QUERY_ISSI 1 3", why, sizeof(why)), -1,
-	     "missing syndrome refused");
-	is_u(fault_req(&t, "fail", "QUERY_ISSI 1 3 0 x", why, sizeof(why)), -1,
-	     "trailing words refused");
-	is_u(fault_req(&t, "census", "x", why, sizeof(why)), -1,
-	     "census takes no argument");
+	for (i = 0; i < (int)ARRAY_SIZE(refused); i++)
+		is_u(fault_req(&t, refused[i].word, refused[i].arg, why,
+			       sizeof(why)), -1, refused[i].what);
 	th_teardown(&t);
 	snprintf(path, sizeof(path), "%s/census", dir);
 	unlink(path);
