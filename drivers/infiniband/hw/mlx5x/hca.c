@@ -269,8 +269,15 @@ int mlx5x_hca_init(struct mlx5x_dev *mdev)
 
 void mlx5x_hca_teardown(struct mlx5x_dev *mdev)
 {
-	int err = mlx5x_fw_teardown_hca(&to_hca(mdev)->cmd);
+	struct mlx5x_cmd *cmd = &to_hca(mdev)->cmd;
+	int err = mlx5x_fw_teardown_hca(cmd);
 
+	/*
+	 * A function left initialized refuses the next driver's SET_ISSI and
+	 * INIT_HCA until it is reset: a refused close is asked for once more.
+	 */
+	if (err && !mlx5x_cmd_killed(cmd))
+		err = mlx5x_fw_teardown_hca(cmd);
 	if (err)
 		dev_warn(mlx5x_to_dev(mdev), "TEARDOWN_HCA failed: %d\n", err);
 }
