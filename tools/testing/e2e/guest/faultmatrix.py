@@ -555,14 +555,18 @@ class Matrix:
         size = ', '.join('%s %d opcodes -> %d' % (p, len(phases[p]), len(ent[p]))
                          for p in ('probe', 'workload', 'teardown'))
         total = sum(len(e) for e in ent.values())
-        bad = ['%d of %d lines failed' % (fails, n)] if fails else []
+        what = ('%d entries (opcode x first/last occurrence x phase: %s); '
+                '%d objects dropped by design; %.0f s'
+                % (total, size, self.drops, wall))
+        bad = []
+        if fails:
+            bad.append('%d of %d lines failed' % (fails, n))
         if broken:
             bad.append('stopped after %d of %d entries: %s' %
                        (n - 1, total, broken))
-        self.record('faults/matrix', bad,
-                    '%d entries (opcode x first/last occurrence x phase: %s), '
-                    'all passed; %d objects dropped by design; %.0f s'
-                    % (total, size, self.drops, wall))
+        if bad:
+            bad.append(what)
+        self.record('faults/matrix', bad, 'all passed: ' + what)
         with open('/job/perf.tsv', 'a') as f:
             for k, v in (('wall', wall), ('trace', t_trace)) + tuple(
                     ('%s-entries' % p, self.times[p]) for p in self.times):
