@@ -162,7 +162,7 @@ lane_defaults() {
 		# rdmacm (needs IPoIB addressing; waits ~30 s per test without it).
 		PY_EXCLUDE=${MLX5X_E2E_PY_EXCLUDE:-"test_mlx5_*,test_efa*,test_rdmacm,test_cuda*"}
 		if [ "$SUITE" = faults ]; then
-			VM_TMO=${MLX5X_VM_TIMEOUT:-1200}
+			VM_TMO=${MLX5X_VM_TIMEOUT:-2100}
 		elif [ "$SUITE" = fwevents ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-900}
 		elif [ "$SUITE" = fuzz ]; then
@@ -270,9 +270,21 @@ fwdiff_emu_args() {
 #   cmd-irq-drop   the interrupts of the first command EQEs are lost
 #   health-report  a health syndrome without the recovery-flow request
 #   health         a fatal health syndrome (recovery flow requested)
+#   matrix         no fault at start-up: the guest sets one command failure
+#                  after another through the request directory ctl-matrix
+#                  (guest/faultmatrix.py); the exit report must show every
+#                  page back and, alive, only the objects the matrix's
+#                  refused teardown DESTROYs left by design
+# MLX5X_E2E_FAULT_TAGS runs a subset (in this order; a development aid).
 
-FAULT_TAGS="cmd-timeout cmd-status cmd-delay cmd-reorder cmd-coalesce cmd-duplicate cmd-irq-drop health-report health"
-FAULT_FWS="16.35.4031 16.35.4032 16.35.4033 16.35.4034 16.35.4035 16.35.4036 16.35.4037 16.35.4038 16.35.4039"
+FAULT_ALL_TAGS="cmd-timeout cmd-status cmd-delay cmd-reorder cmd-coalesce cmd-duplicate cmd-irq-drop health-report health matrix"
+FAULT_TAGS=${MLX5X_E2E_FAULT_TAGS:-$FAULT_ALL_TAGS}
+# the firmware version of each scenario: 16.35.4031 onwards, by its place
+# in FAULT_ALL_TAGS (a subset keeps them)
+FAULT_FWS=$(for t in $FAULT_TAGS; do
+	n=$(tr ' ' '\n' <<< "$FAULT_ALL_TAGS" | grep -nx -- "$t" | cut -d: -f1)
+	echo "16.35.$((4030 + ${n:-0}))"
+done | paste -sd' ')
 FAULT_CMD_TMO_MS=3000
 FAULT_TIMEOUT_OP=QUERY_ADAPTER
 FAULT_TIMEOUT_OPCODE=0x101
@@ -323,6 +335,7 @@ fault_emu_args() {
 	cmd-irq-drop) echo "--fault-cmd-irq-drop=$FAULT_IRQ_DROP" ;;
 	health-report) echo "--fault-health=$FAULT_REPORT_SYND:$FAULT_HEALTH_DELAY_MS" ;;
 	health) echo "--fault-health=$FAULT_HEALTH_SYND:$FAULT_HEALTH_DELAY_MS:rfr" ;;
+	matrix) echo "--events-ctl $JOB/ctl-matrix" ;;
 	esac
 }
 
@@ -330,9 +343,10 @@ fault_emu_args() {
 start_fault_emus() {
 	local tag i=0 fws
 	read -ra fws <<< "$FAULT_FWS"
+	mkdir -p "$JOB/ctl-matrix"
 	for tag in $FAULT_TAGS; do
 		# shellcheck disable=SC2046 # one option per scenario
-		start_emu "$JOB" "0x0002c90300e5f00$((i + 1))" "$tag" --trace \
+		start_emu "$JOB" "$(printf 0x0002c90300e5f0%02x $((i + 1)))" "$tag" --trace \
 			--log "$JOB/emu-$tag.log" --fw "${fws[$i]}" $(fault_emu_args "$tag") ||
 			return 1
 		hlog "emulator $tag listening (pid $EMU_PID, fw ${fws[$i]}, $(fault_emu_args "$tag"))"
@@ -410,6 +424,21 @@ emu_check_completion() {
 	[ $rc -eq 0 ] && [ -n "$v" ] && [ "$v" "$3" "$4" ]
 }
 
+# The matrix's emulator at exit: every page back, no rule broken, and
+# alive only the objects the guest counted as left by design (a refused
+# DESTROY at unbind leaves its object with the firmware, which drops it
+# at TEARDOWN_HCA).
+emu_check_matrix() {
+	local r=$JOB/emu-matrix-report.txt live pages want viol rc=0
+	[ -s "$r" ] || { echo "no report ($(basename "$r"))"; return 1; }
+	live=$(report_value "$r" live_objects)
+	pages=$(report_value "$r" pages_held)
+	want=$(sed -n 's/^MATRIX_DROPPED=//p' "$JOB/faults.env" 2>/dev/null)
+	viol=$(emu_violations "$r") || rc=1
+	echo "live_objects=${live:-?} (dropped by design ${want:-?}) pages_held=${pages:-?}, $(report_value "$r" cmds) commands, $(report_value "$r" events_done) requests${viol:+, $viol}"
+	[ "$live" = "$want" ] && [ "$pages" = 0 ] && [ $rc -eq 0 ]
+}
+
 # fault_line TAG GUEST_LINE: one scenario's line with the emulator's view
 # folded in; it passes only if both sides do.
 fault_line() {
@@ -430,6 +459,7 @@ fault_line() {
 	cmd-irq-drop) emu=$(emu_check_completion cmd-irq-drop cmd_irqs_lost -eq "$FAULT_IRQ_DROP") ;;
 	health-report) emu=$(emu_check_health_report) ;;
 	health) emu=$(emu_check_health) ;;
+	matrix) emu=$(emu_check_matrix) ;;
 	esac
 	erc=$?
 	if [ -z "$2" ]; then
@@ -963,7 +993,7 @@ boot_lane() {
 		build_uvfuzz "$JOB" || missing+=("$MISSING")
 	fi
 	[ ${#missing[@]} -eq 0 ] || fail_early "$(printf '%s; ' "${missing[@]}" | sed 's/; $//')"
-	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,fwevents.sh,robust.sh,fabric.sh,fuzz.sh,pyverbs-run.py,robust.py,fwdiff.py,cmdload.py} "$JOB/"
+	cp "$E2EDIR"/guest/{run.sh,lib.sh,suite.sh,faults.sh,fwevents.sh,robust.sh,fabric.sh,fuzz.sh,pyverbs-run.py,robust.py,fwdiff.py,cmdload.py,faultmatrix.py} "$JOB/"
 	chmod +x "$JOB/run.sh"
 	write_env
 

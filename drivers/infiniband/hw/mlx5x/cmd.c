@@ -661,6 +661,8 @@ static int cmd_check_status(struct mlx5x_cmd *cmd, const void *in,
 
 	if (status == MLX5X_CMD_STAT_OK)
 		return 0;
+	if (status == MLX5X_CMD_STAT_BAD_OP && (flags & MLX5X_CMD_F_QUIET_BAD_OP))
+		flags |= MLX5X_CMD_F_QUIET;
 	if (!(flags & MLX5X_CMD_F_QUIET))
 		dev_err_ratelimited(cmd->dev,
 				    "cmd %s(0x%x) op_mod 0x%x failed: status %s(0x%x), syndrome 0x%08x\n",

@@ -40,6 +40,7 @@ enum mlx5x_cmd_state {
 
 /* mlx5x_cmd_exec_flags() flags */
 #define MLX5X_CMD_F_QUIET	BIT(0)	/* caller handles a bad status */
+#define MLX5X_CMD_F_QUIET_BAD_OP BIT(1)	/* ... only "bad opcode", logs others */
 
 /**
  * struct mlx5x_cmd_mbox - one DMA mailbox of a chain

@@ -99,8 +99,9 @@ int mlx5x_fw_disable_hca(struct mlx5x_cmd *cmd)
 }
 
 /*
- * Returns the supported-ISSI bitmap.  Old firmware answers with a bad
- * status; that only means ISSI 0, so it is quiet and -EOPNOTSUPP.
+ * Returns the supported-ISSI bitmap.  Old firmware does not know the
+ * command: "bad opcode" only means ISSI 0, so it is quiet and -EOPNOTSUPP;
+ * any other status is a failure, logged, as mlx5_core_set_issi() takes it.
  */
 int mlx5x_fw_query_issi(struct mlx5x_cmd *cmd, u32 *supported)
 {
@@ -113,10 +114,11 @@ int mlx5x_fw_query_issi(struct mlx5x_cmd *cmd, u32 *supported)
 		return -ENOMEM;
 	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_QUERY_ISSI, 0);
 	err = mlx5x_cmd_exec_flags(cmd, in, sizeof(in), out,
-				   MLX5X_QUERY_ISSI_OUT_LEN, MLX5X_CMD_F_QUIET);
+				   MLX5X_QUERY_ISSI_OUT_LEN,
+				   MLX5X_CMD_F_QUIET_BAD_OP);
 	if (!err)
 		*supported = MLX5X_GET(out, MLX5X_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0);
-	else if (MLX5X_GET(out, MLX5X_CMD_OUT_STATUS))
+	else if (MLX5X_GET(out, MLX5X_CMD_OUT_STATUS) == MLX5X_CMD_STAT_BAD_OP)
 		err = -EOPNOTSUPP;
 	kfree(out);
 	return err;

@@ -342,7 +342,14 @@ int mlx5x_hca_init(struct mlx5x_dev *mdev)
 
 void mlx5x_hca_teardown(struct mlx5x_dev *mdev)
 {
-	hca_teardown_cmd(mdev, mlx5x_fw_teardown_hca, "TEARDOWN_HCA");
+	struct mlx5x_cmd *cmd = &to_hca(mdev)->cmd;
+
+	/*
+	 * A function left initialized refuses the next driver's SET_ISSI and
+	 * INIT_HCA until it is reset: a refused close is asked for once more.
+	 */
+	if (mlx5x_fw_teardown_hca(cmd) && !mlx5x_cmd_killed(cmd))
+		hca_teardown_cmd(mdev, mlx5x_fw_teardown_hca, "TEARDOWN_HCA");
 }
 
 /* What the rest of the driver sizes itself from. */

@@ -467,17 +467,16 @@ static void pages_drop_all(struct mlx5x_pages *pg)
 	mutex_unlock(&pg->lock);
 }
 
-/**
- * mlx5x_pages_reclaim_all() - take every page back (teardown)
- * @pg: page accounting
- *
- * After TEARDOWN_HCA.  If the device does not return everything (or the
- * command interface is dead) the rest is freed locally: the function is
- * about to be disabled and will not touch host memory again.
- *
- * Return: 0 if the device returned every page, else a negative errno.
+/*
+ * Rounds of MANAGE_PAGES TAKE over the functions before what the device
+ * still holds is freed locally: a refused reclaim is asked again, since
+ * the device keeps the pages it did not return (the next driver's
+ * ENABLE_HCA finds them still lent) while the host reuses them.
  */
-int mlx5x_pages_reclaim_all(struct mlx5x_pages *pg)
+#define MLX5X_RECLAIM_ROUNDS	3
+
+/* One round over the functions; the first error. */
+static int pages_reclaim_round(struct mlx5x_pages *pg)
 {
 	unsigned long func;
 	int err = 0, ret;
@@ -490,6 +489,28 @@ int mlx5x_pages_reclaim_all(struct mlx5x_pages *pg)
 		if (ret < 0 && !err)
 			err = ret;
 	}
+	return err;
+}
+
+/**
+ * mlx5x_pages_reclaim_all() - take every page back (teardown)
+ * @pg: page accounting
+ *
+ * After TEARDOWN_HCA.  If the device does not return everything in
+ * MLX5X_RECLAIM_ROUNDS rounds (or the command interface is dead) the rest
+ * is freed locally: the function is about to be disabled and will not
+ * touch host memory again.
+ *
+ * Return: 0 if the device returned every page, else a negative errno.
+ */
+int mlx5x_pages_reclaim_all(struct mlx5x_pages *pg)
+{
+	unsigned int round;
+	int err = 0;
+
+	for (round = 0; round < MLX5X_RECLAIM_ROUNDS && pg->total &&
+	     !mlx5x_cmd_killed(pg->cmd); round++)
+		err = pages_reclaim_round(pg);
 	if (pg->total) {
 		dev_warn(pg->dev, "%u firmware pages not returned, freeing them locally\n",
 			 pg->total);

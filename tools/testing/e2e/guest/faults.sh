@@ -59,6 +59,13 @@ fault_begin() {
 	say "fault scenario $2 on $1"
 }
 
+# fault_fw TAG: the firmware version of scenario TAG's function.
+fault_fw() {
+	local n
+	n=$(echo "$FAULT_TAGS" | tr ' ' '\n' | grep -nx "$1" | cut -d: -f1)
+	echo "$FAULT_FWS" | cut -d' ' -f"$n"
+}
+
 # fault_expect WHAT OK: note a failed expectation (OK is a status).
 fault_expect() { [ "$2" -eq 0 ] || FAULT_BAD+="${FAULT_BAD:+; }$1"; }
 
@@ -96,7 +103,7 @@ fault_record() {
 # command, and stay usable: the probe completes, rmmod completes and a
 # second insmod does the same again.
 fault_cmd_timeout() {
-	local f=$1 i re
+	local f=$1 i re fw
 	fault_begin "$f" cmd-timeout
 	for i in 1 2; do
 		fault_insmod cmd_timeout_ms="$FAULT_CMD_TMO_MS"
@@ -107,7 +114,8 @@ fault_cmd_timeout() {
 		fault_expect "rmmod $i failed" $?
 	done
 	# Each function has its own firmware version: is it the right one?
-	fault_want "$f" 2 "firmware ${FAULT_FWS%% *}, command" "'firmware ${FAULT_FWS%% *}' lines"
+	fw=$(fault_fw cmd-timeout)
+	fault_want "$f" 2 "firmware $fw, command" "'firmware $fw' lines"
 	re="cmd $FAULT_TIMEOUT_OP\\($FAULT_TIMEOUT_OPCODE\\) op_mod 0x0: no completion after $FAULT_CMD_TMO_MS ms \\(events mode\\), slot [0-9]+ quarantined"
 	fault_want "$f" 2 "$re" "timeout lines naming $FAULT_TIMEOUT_OP"
 	fault_want "$f" 2 ' ready: ' "ready lines"
@@ -128,7 +136,7 @@ fault_cmd_status() {
 	fault_expect "bound although the probe should fail" $?
 	fault_rmmod
 	fault_expect "rmmod failed" $?
-	fw=$(echo "$FAULT_FWS" | cut -d' ' -f2)
+	fw=$(fault_fw cmd-status)
 	fault_want "$f" 1 "firmware $fw, command" "'firmware $fw' lines"
 	re="cmd $FAULT_STATUS_OP\\($FAULT_STATUS_OPCODE\\) op_mod 0x0 failed: status $FAULT_STATUS_NAME\\($FAULT_STATUS\\), syndrome $FAULT_STATUS_SYND\$"
 	fault_want "$f" 1 "$re" "lines naming $FAULT_STATUS_OP, status and syndrome"
@@ -158,7 +166,7 @@ fault_pair() {
 # lane.sh checks the emulator's side (the mode really happened, nothing
 # leaked).
 fault_completion() {
-	local f=$1 tag=$2 n i fw pid bad=0
+	local f=$1 tag=$2 i fw pid bad=0
 	fault_begin "$f" "$tag"
 	fault_insmod cmd_watchdog_ms="$FAULT_WATCHDOG_MS" cmd_timeout_ms=20000
 	fault_expect "insmod failed" $?
@@ -178,8 +186,7 @@ fault_completion() {
 	fi
 	fault_rmmod
 	fault_expect "rmmod failed" $?
-	n=$(echo "$FAULT_TAGS" | tr ' ' '\n' | grep -nx "$tag" | cut -d: -f1)
-	fw=$(echo "$FAULT_FWS" | cut -d' ' -f"$n")
+	fw=$(fault_fw "$tag")
 	fault_want "$f" 1 "firmware $fw, command" "'firmware $fw' lines"
 	fault_want "$f" 0 'no completion after|quarantined|still owned|killed|probe stage|failed|delivery status' \
 		"timeout, quarantine, kill or failure lines"
@@ -220,7 +227,7 @@ fault_health_report() {
 # after every INIT_HCA), freeing locally the pages the dead device still
 # holds, and rmmod completes.
 fault_health() {
-	local f=$1 end freed
+	local f=$1 end freed fw
 	fault_begin "$f" health
 	fault_insmod health_poll_ms="$FAULT_HEALTH_POLL_MS" recover=0
 	fault_expect "insmod failed" $?
@@ -234,7 +241,8 @@ fault_health() {
 	done
 	fault_rmmod
 	fault_expect "rmmod failed" $?
-	fault_want "$f" 1 "firmware ${FAULT_FWS##* }, command" "'firmware ${FAULT_FWS##* }' lines"
+	fw=$(fault_fw health)
+	fault_want "$f" 1 "firmware $fw, command" "'firmware $fw' lines"
 	fault_want "$f" 1 "health: fatal syndrome $FAULT_HEALTH_SYND \\(.*\\), ext 0x[0-9a-f]+, rfr 1, entering error state\$" \
 		"fatal syndrome $FAULT_HEALTH_SYND lines in 60 s"
 	# The error state is logged once: no other health line at all.
@@ -245,6 +253,36 @@ fault_health() {
 	fault_expect "no 'pages freed locally' line" $?
 	echo "HEALTH_FREED_LOCALLY=${freed:-}" >> "$FAULT_ENV"
 	fault_record health "$f" "error state: '$(fault_dmesg "$f" | grep -m1 'health: fatal' | sed 's/^mlx5x [^ ]* //')', logged once; rmmod ok, ${freed:-?} pages freed locally"
+}
+
+# (f) The fault matrix (faultmatrix.py): every command of a bind, the
+# fwdiff.py workload and an unbind, failed once at its first and last
+# occurrence in each phase it appears in, by one emulator told over its
+# request directory (/job/ctl-matrix) which command to fail next.  mlx5x
+# stays loaded; the script binds and unbinds the function itself and
+# records one line per entry and a summary (lane.sh adds the emulator's
+# exit report to it).
+fault_matrix() {
+	local f=$1 kmsg
+	fault_begin "$f" matrix
+	only_function none
+	fault_insmod
+	fault_expect "insmod failed" $?
+	echo mlx5x > "/sys/bus/pci/devices/$f/driver_override"
+	if [ -z "$FAULT_BAD" ]; then
+		# the kernel's side as it happens, for a matrix that hangs
+		dmesg -w > "$LOGS/faults-matrix.kmsg" 2>&1 &
+		kmsg=$!
+		timeout -k 5 1200 python3 /job/faultmatrix.py --pci "$f" \
+			--ctl /job/ctl-matrix >> "$FAULT_LOG" 2>&1 ||
+			fault_expect "faultmatrix.py: $(excerpt "$FAULT_LOG")" 1
+		kill "$kmsg"
+		wait "$kmsg" 2>/dev/null
+	fi
+	fault_rmmod
+	fault_expect "rmmod failed" $?
+	# faultmatrix.py wrote its lines; only the suite's own failures here
+	[ -z "$FAULT_BAD" ] || record faults/matrix-run fail "$FAULT_BAD"
 }
 
 faults_mlx5x() {
@@ -274,6 +312,7 @@ faults_mlx5x() {
 		cmd-*) fault_completion "$1" "$tag" ;;
 		health-report) fault_health_report "$1" ;;
 		health) fault_health "$1" ;;
+		matrix) fault_matrix "$1" ;;
 		esac
 		shift
 	done

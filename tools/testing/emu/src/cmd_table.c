@@ -9,6 +9,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cmd.h"
 #include "log.h"
@@ -168,6 +169,22 @@ const char *cmd_status_name(uint8_t status)
 	case MLX5X_CMD_STAT_BAD_OUTP_LEN: return "BAD_OUTP_LEN";
 	default: return "?";
 	}
+}
+
+/* OPCODE as a name (CREATE_QP) or a number (0x500); *end after it */
+int cmd_parse_opcode(const char *s, char **end)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(table); i++) {
+		size_t n = strlen(table[i].name);
+
+		if (!strncmp(s, table[i].name, n) && (s[n] == 0 || s[n] == ':')) {
+			*end = (char *)s + n;
+			return table[i].op;
+		}
+	}
+	return (int)strtoul(s, end, 0);
 }
 
 int cmd_fail(struct cmd_ctx *c, uint8_t status, unsigned int file,

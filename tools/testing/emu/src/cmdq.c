@@ -272,27 +272,10 @@ static void trace(struct emu *e, struct cmd_ctx *c, uint8_t deliv,
 		c->detail);
 }
 
-/* fault injection: should this command hang or fail? */
+/* fault injection: should this command hang? (fail: fault.c) */
 static bool fault_hang(struct emu *e, uint16_t op)
 {
 	return e->opt.fault.timeout_op == op;
-}
-
-static bool fault_status(struct emu *e, struct cmd_ctx *c)
-{
-	struct fault_cfg *f = &e->opt.fault;
-
-	if (f->status_op != c->op)
-		return false;
-	f->status_seen++;
-	if (f->status_nth && f->status_seen != f->status_nth)
-		return false;
-	c->status = f->status;
-	c->syndrome = f->syndrome;
-	PSET(c->out, MLX5X_CMD_OUT_STATUS, c->status);
-	PSET(c->out, MLX5X_CMD_OUT_SYNDROME, c->syndrome);
-	cmd_detail(c, "(injected)");
-	return true;
 }
 
 static void exec_slot(struct emu *e, uint32_t slot)
@@ -334,7 +317,7 @@ static void exec_slot(struct emu *e, uint32_t slot)
 		c.op_mod = (uint16_t)PGET(c.in, MLX5X_CMD_IN_OP_MOD);
 		c.uid = (uint16_t)PGET(c.in, MLX5X_CMD_IN_UID);
 		ftrace_cmd(e, &c);
-		if (!fault_status(e, &c))
+		if (!fault_cmd_status(e, &c))
 			cmd_dispatch(&c);
 		e->cmdq.executed++;
 	}

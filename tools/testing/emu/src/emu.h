@@ -560,6 +560,13 @@ int events_run(struct emu *e, const char *word, const char *arg, char *why,
 	       size_t len);		/* emu.lock held */
 void events_ctl_poll(struct emu *e);	/* emu.lock not held */
 
+/* fault.c: command faults, also set over --events-ctl (emu.lock held) */
+struct cmd_ctx;
+bool fault_cmd_status(struct emu *e, struct cmd_ctx *c);
+bool fault_ctl_word(const char *word);
+int fault_ctl_run(struct emu *e, const char *word, const char *arg,
+		  char *why, size_t len);
+
 /* caps.c */
 void caps_init(struct emu *e);
 
@@ -588,6 +595,7 @@ void pages_reset(struct emu *e);
 
 /* report/trace helpers (cmd_table.c) */
 const char *cmd_op_name(uint16_t op);
+int cmd_parse_opcode(const char *s, char **end);
 /* ftrace.c: the field trace of command inputs */
 struct cmd_ctx;
 int ftrace_open(struct emu *e);

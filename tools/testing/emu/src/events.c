@@ -36,7 +36,8 @@
  *                  and teardown under each mode).
  *
  * Each kind is enabled by --events; requests come from the host through
- * --events-ctl DIR (see events_ctl_poll()).
+ * --events-ctl DIR (see events_ctl_poll()), as do the command faults
+ * fault.c sets while the device runs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -294,6 +295,9 @@ int events_run(struct emu *e, const char *word, const char *arg, char *why,
 		events_query(e, why, len);
 		return 0;
 	}
+	/* not events but faults: --events-ctl alone enables them */
+	if (fault_ctl_word(word))
+		return fault_ctl_run(e, word, arg, why, len);
 	for (k = 0; k < EMU_EV_NKINDS; k++)
 		if (!strncmp(word, event_names[k], strlen(event_names[k])))
 			break;
@@ -362,7 +366,7 @@ void events_ctl_poll(struct emu *e)
 	char path[4096], line[256], seq[32], word[32], arg[64];
 	char why[512] = "";
 	ssize_t len;
-	int fd, ret;
+	int fd, ret, n = 0;
 
 	snprintf(path, sizeof(path), "%s/req", e->opt.events_ctl);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -372,12 +376,15 @@ void events_ctl_poll(struct emu *e)
 	close(fd);
 	unlink(path);
 	line[len > 0 ? len : 0] = 0;
-	arg[0] = 0;
-	if (sscanf(line, "%31s %31s %63s", seq, word, arg) < 2) {
+	line[strcspn(line, "\n")] = 0;
+	/* the argument is the rest of the line: some requests take several */
+	if (sscanf(line, "%31s %31s %n", seq, word, &n) < 2 ||
+	    strlen(line + n) >= sizeof(arg)) {
 		emu_warn("events: malformed request '%s'", line);
 		ctl_answer(e, "?", -1, "malformed request");
 		return;
 	}
+	strcpy(arg, line + n);
 	pthread_mutex_lock(&e->lock);
 	ret = events_run(e, word, arg, why, sizeof(why));
 	if (ret)

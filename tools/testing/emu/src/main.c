@@ -113,27 +113,11 @@ static void usage(FILE *fp)
 		EMU_MSIX_MAX);
 }
 
-static int parse_opcode(const char *s, char **end)
-{
-	unsigned int i;
-
-	for (i = 0; i < cmd_table_size(); i++) {
-		const char *name = cmd_table_entry(i)->name;
-		size_t n = strlen(name);
-
-		if (!strncmp(s, name, n) && (s[n] == 0 || s[n] == ':')) {
-			*end = (char *)s + n;
-			return cmd_table_entry(i)->op;
-		}
-	}
-	return (int)strtoul(s, end, 0);
-}
-
 static int parse_fault_status(struct fault_cfg *f, const char *s)
 {
 	char *end;
 
-	f->status_op = parse_opcode(s, &end);
+	f->status_op = cmd_parse_opcode(s, &end);
 	if (*end != ':')
 		return -1;
 	f->status = (uint8_t)strtoul(end + 1, &end, 0);
@@ -151,7 +135,7 @@ static int parse_ftrace_stop(struct emu_opts *o, const char *s)
 	const char *eq;
 	char *end;
 
-	o->ftrace_stop_op = parse_opcode(s, &end);
+	o->ftrace_stop_op = cmd_parse_opcode(s, &end);
 	eq = strchr(end, '=');
 	if (*end != ':' || !eq || eq == end + 1)
 		return -1;
@@ -249,7 +233,7 @@ static int parse_one(struct proc *p, int c, const char *arg)
 	case OPT_REPORT: o->report_path = arg; return 0;
 	case OPT_KEEP: p->keep_listening = true; return 0;
 	case OPT_F_TIMEOUT:
-		o->fault.timeout_op = parse_opcode(arg, &end);
+		o->fault.timeout_op = cmd_parse_opcode(arg, &end);
 		break;
 	case OPT_F_STATUS: return parse_fault_status(&o->fault, arg);
 	case OPT_F_HEALTH: return parse_fault_health(&o->fault, arg);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Command queue: descriptors, mailbox chains good and malformed, delivery
- * status, the page slot, polling vs EQE completion, fault injection.
+ * status, the page slot, polling vs EQE completion, fault injection (at
+ * start-up and while the device runs).
  */
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -301,6 +302,96 @@ static void test_faults(void)
 	th_teardown(&t);
 }
 
+/* fault request @req (word and argument) over the request channel */
+static int fault_req(struct th *t, const char *word, const char *arg,
+		     char *why, size_t len)
+{
+	return events_run(&t->e, word, arg, why, len);
+}
+
+/* census line of @name in @dir/census, its count (-1: none) */
+static long census_count(const char *dir, const char *name)
+{
+	char path[256], n[64];
+	unsigned int op;
+	long cnt, found = -1;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/census", dir);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	while (fscanf(fp, "%63s %x %ld", n, &op, &cnt) == 3)
+		if (!strcmp(n, name))
+			found = cnt;
+	fclose(fp);
+	return found;
+}
+
+/*
+ * Faults set while the device runs: "fail OPCODE NTH STATUS SYNDROME"
+ * counts from the moment it is set and fires once; "census" lists what
+ * ran; "state" tells whether the fault fired and what is still alive.
+ */
+static void test_runtime_faults(void)
+{
+	static const struct {
+		const char *word, *arg, *what;
+	} refused[] = {
+		{ "fail", "QUERY_ISSI 0 0x3 0", "NTH 0 refused" },
+		{ "fail", "QUERY_ISSI 1 0 0", "status 0 refused" },
+		{ "fail", "NO_SUCH_OP 1 3 0", "unknown opcode refused" },
+		{ "fail", "QUERY_ISSI 1 3", "missing syndrome refused" },
+		{ "fail", "QUERY_ISSI 1 3 0 x", "trailing words refused" },
+		{ "census", "x", "census takes no argument" },
+	};
+	uint8_t in[16] = { 0 }, out[MLX5X_QUERY_ISSI_OUT_LEN];
+	char dir[] = "/tmp/emu-fault-XXXXXX", why[512], path[300];
+	struct emu_opts o;
+	struct th t;
+	int i;
+
+	is_u(mkdtemp(dir) != NULL, 1, "request directory");
+	th_default_opts(&o);
+	o.events_ctl = dir;
+	th_setup_opts(&t, &o);
+	th_enable_hca(&t);
+	th_hdr(in, MLX5X_CMD_OP_QUERY_ISSI, 0);
+	is_u(th_status(&t, in, 16, out, sizeof(out)), 0, "QUERY_ISSI before any fault");
+	is_u(fault_req(&t, "fail", "QUERY_ISSI 2 0x3 0x0badc0de", why, sizeof(why)), 0,
+	     "fail QUERY_ISSI 2 0x3 0x0badc0de accepted");
+	is_u(fault_req(&t, "state", "", why, sizeof(why)), 0, "state answered");
+	is_u(strstr(why, "fail=QUERY_ISSI nth=2 seen=0 pending") != NULL, 1,
+	     "... the fault is pending");
+	is_u(th_status(&t, in, 16, out, sizeof(out)), 0,
+	     "the 1st QUERY_ISSI after it runs (counting starts when set)");
+	is_u(th_status(&t, in, 16, out, sizeof(out)), MLX5X_CMD_STAT_BAD_PARAM,
+	     "the 2nd fails with the status set");
+	is_u(th_syndrome(out), 0x0badc0de, "... and the syndrome");
+	for (i = 0; i < 2; i++)
+		is_u(th_status(&t, in, 16, out, sizeof(out)), 0,
+		     "later ones run: it fails once");
+	fault_req(&t, "state", "", why, sizeof(why));
+	is_u(strstr(why, "seen=4 fired") != NULL, 1, "state: the fault fired");
+	is_u(fault_req(&t, "fail", "QUERY_ISSI 1 0x5 0", why, sizeof(why)), 0,
+	     "a new fault replaces the old");
+	is_u(fault_req(&t, "fail", "off", why, sizeof(why)), 0, "fail off");
+	is_u(th_status(&t, in, 16, out, sizeof(out)), 0, "... nothing fails after it");
+	is_u(fault_req(&t, "census", "", why, sizeof(why)), 0, "census written");
+	/* 5 run by the firmware, the injected one did not run */
+	is_u((unsigned long)census_count(dir, "QUERY_ISSI"), 5,
+	     "census: QUERY_ISSI as often as it ran");
+	is_u((unsigned long)census_count(dir, "ENABLE_HCA"), 1, "census: ENABLE_HCA once");
+	is_u(census_count(dir, "CREATE_QP") == -1, 1, "census: no line for what never ran");
+	for (i = 0; i < (int)ARRAY_SIZE(refused); i++)
+		is_u(fault_req(&t, refused[i].word, refused[i].arg, why,
+			       sizeof(why)), -1, refused[i].what);
+	th_teardown(&t);
+	snprintf(path, sizeof(path), "%s/census", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 /*
  * A command EQ of 8 entries on vector 0 (eventfd *efd), armed; the
  * completion mode and faults of @o apply from then on (the bring-up
@@ -544,6 +635,7 @@ int main(void)
 	test_status();
 	test_cmd_eqe();
 	test_faults();
+	test_runtime_faults();
 	test_cmd_eqe_delay_coalesce();
 	test_cmd_eqe_reorder_duplicate();
 	test_parse_completion();
