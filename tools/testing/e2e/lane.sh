@@ -535,18 +535,15 @@ FWEV_CMD_PP_ITERS=200
 # How fwevents/unplug removes ev: sysfs (the PCI core's removal) or qmp
 # (device_del through QEMU's monitor; QEMU 11.1 aborts on it)
 FWEV_UNPLUG=${MLX5X_E2E_FWEV_UNPLUG:-sysfs}
-# upstream (mlx5_core health.c, main.c, pci_vsc.c): the fatal error with
-# the health buffer it prints, then the recovery: the emulator models no
-# VSC semaphore space, so locking the SW reset semaphore fails (which
-# mlx5_core survives), the firmware reset through nic_interface, the
-# unload, the slot reset and the reload.
+# upstream (mlx5_core health.c, main.c): the fatal error with the health
+# buffer it prints, then the recovery: the SW reset semaphore taken, the
+# firmware reset through nic_interface, the unload, the slot reset and
+# the reload.
 FWEV_DMESG_ALLOW_upstream='poll_health:[0-9]+:\(pid [0-9]+\): Fatal error 5 detected$'
 FWEV_DMESG_ALLOW_upstream+='|print_health_info:[0-9]+:\(pid [0-9]+\): '
 FWEV_DMESG_ALLOW_upstream+='|mlx5_health_try_recover:[0-9]+:\(pid [0-9]+\): (handling bad device here|starting health recovery flow)$'
 FWEV_DMESG_ALLOW_upstream+='|mlx5_handle_bad_state:[0-9]+:\(pid [0-9]+\): Expected to see disabled NIC but it is full driver$'
 FWEV_DMESG_ALLOW_upstream+='|mlx5_error_sw_reset:[0-9]+:\(pid [0-9]+\): (start|end)$'
-FWEV_DMESG_ALLOW_upstream+='|mlx5_vsc_sem_set_space:[0-9]+:\(pid [0-9]+\): Failed to set gw space -22$'
-FWEV_DMESG_ALLOW_upstream+='|lock_sem_sw_reset:[0-9]+:\(pid [0-9]+\): Failed to lock SW reset semaphore$'
 FWEV_DMESG_ALLOW_upstream+='|reset_fw_if_needed:[0-9]+:\(pid [0-9]+\): Issuing FW Reset$'
 FWEV_DMESG_ALLOW_upstream+='|mlx5_wait_for_pages:[0-9]+:\(pid [0-9]+\): Skipping wait for vf pages stage$'
 # mlx5x (health.c, cmd.c, pagealloc.c, hca.c): the overrun syndrome
