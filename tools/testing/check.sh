@@ -56,7 +56,7 @@ step bench-report "$T/e2e/bench/test-report.sh"
 # VM lanes as DRIVER:SUITE[@KERNEL] (the guest kernel, lane.sh's
 # MLX5X_KERNEL: debian when not given); a lane joins this list once it
 # passes.
-LANES=${MLX5X_LANES:-"rxe:full upstream:bringup upstream:full upstream:fabric upstream:fwevents mlx5x:bringup mlx5x:faults mlx5x:fwevents mlx5x:fuzz mlx5x:full"}
+LANES=${MLX5X_LANES:-"rxe:full upstream:bringup upstream:full upstream:fabric upstream:fwevents mlx5x:bringup mlx5x:faults mlx5x:fwevents mlx5x:fuzz mlx5x:full@debug"}
 has_lane() { case " $LANES " in *" $1 "*) return 0 ;; esac; return 1; }
 for lane in $LANES; do
 	ds=${lane%@*} kernel=
