@@ -65,7 +65,7 @@ enum mlx5x_mmap_class {
  * struct mlx5x_ib_stats - verb failures; atomic64 only (read locklessly)
  * @ucontext_err: alloc_ucontext refusals
  * @pd_err: alloc_pd failures
- * @mr_err: reg_user_mr failures
+ * @mr_err: reg_user_mr and alloc_mr failures
  * @mw_err: alloc_mw failures
  * @cq_err: create_cq failures
  * @qp_err: create_qp failures
