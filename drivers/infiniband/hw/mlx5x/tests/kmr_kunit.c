@@ -230,7 +230,8 @@ static void map_too_many(struct kunit *test)
 #define MKC	0x30	/* mkey context */
 #define XLT	0x70	/* translation: inline entries or a data segment */
 
-/* mask without A: LEN, PAGE_SIZE, START_ADDR, EN_RINVAL, KEY, LR..RW,
+/*
+ * mask without A: LEN, PAGE_SIZE, START_ADDR, EN_RINVAL, KEY, LR..RW,
  * SMALL_FENCE, FREE (bits 0, 1, 6, 8, 13, 17-20, 23, 29)
  */
 #define REG_MASK	0x209e2143ULL
@@ -242,7 +243,8 @@ static void reg_mask(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5x_kmr_reg_mask(true), REG_MASK_A);
 }
 
-static struct ib_reg_wr reg_wr(struct kmr_fixture *f, u8 variant, int access)
+static struct ib_reg_wr fast_reg_wr(struct kmr_fixture *f, u8 variant,
+				    int access)
 {
 	struct ib_reg_wr wr = {
 		.wr.opcode = IB_WR_REG_MR,
@@ -268,8 +270,8 @@ static void reg_segs_pointer(struct kunit *test)
 	f.mr->kmr->ndescs = 20;
 	f.mr->ibmr.iova = 0x7f0000001200ULL;
 	f.mr->ibmr.length = 19 * SZ_4K;
-	wr = reg_wr(&f, 0x7c, IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
-			IB_ACCESS_REMOTE_WRITE);
+	wr = fast_reg_wr(&f, 0x7c, IB_ACCESS_LOCAL_WRITE |
+			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE);
 
 	KUNIT_ASSERT_EQ(test, mlx5x_kmr_reg_segs(f.dev, &wr, segs), 128);
 	/* flags CHECK_NOT_FREE (1 << 5) in the top byte; 192 bytes = 12 */
@@ -312,7 +314,7 @@ static void reg_segs_inline(struct kunit *test)
 	sg_dma_address(&sg) = 0x5000000;
 	sg_dma_len(&sg) = 3 * SZ_4K;
 	KUNIT_ASSERT_EQ(test, mlx5x_kmr_map(&f.mr->ibmr, &sg, 1, NULL), 1);
-	wr = reg_wr(&f, 0x01, 0);
+	wr = fast_reg_wr(&f, 0x01, 0);
 
 	KUNIT_ASSERT_EQ(test, mlx5x_kmr_reg_segs(f.dev, &wr, segs),
 			MLX5X_KMR_SEGS_MAX);
@@ -355,8 +357,8 @@ static void reg_segs_atomic(struct kunit *test)
 	f.mr->kmr->ndescs = 1;
 	f.mr->ibmr.iova = 0x9000;
 	f.mr->ibmr.length = 8;
-	wr = reg_wr(&f, 0x02, IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
-			IB_ACCESS_REMOTE_ATOMIC);
+	wr = fast_reg_wr(&f, 0x02, IB_ACCESS_LOCAL_WRITE |
+			 IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC);
 
 	/* no atomics on the device: a right the key cannot get */
 	KUNIT_EXPECT_EQ(test, mlx5x_kmr_reg_segs(f.dev, &wr, segs), -EINVAL);
@@ -389,7 +391,7 @@ static void reg_segs_refused(struct kunit *test)
 	f.mr->kmr->ndescs = 2;
 	f.mr->ibmr.iova = 0x10ff0;
 	f.mr->ibmr.length = 0x20;
-	wr = reg_wr(&f, 0x03, IB_ACCESS_LOCAL_WRITE);
+	wr = fast_reg_wr(&f, 0x03, IB_ACCESS_LOCAL_WRITE);
 	KUNIT_ASSERT_EQ(test, mlx5x_kmr_reg_segs(f.dev, &wr, segs),
 			MLX5X_KMR_SEGS_MAX);
 
