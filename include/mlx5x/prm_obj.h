@@ -101,6 +101,9 @@ enum mlx5x_mkc_access_mode {
 #define MLX5X_MKC_QPN_NONE		0xffffff
 /* MTT entries carry the page address; low bits are flags */
 #define MLX5X_MTT_ADDR_MASK		0xfffffffffffffff8ULL
+/* bit 0: the page may be read, bit 1: written (fast registration) */
+#define MLX5X_MTT_READ_EN		0x1ULL
+#define MLX5X_MTT_WRITE_EN		0x2ULL
 
 enum {
 	MLX5X_MKC_LEN			= 0x40,

@@ -93,6 +93,10 @@ void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
 	c->qkv = MLX5X_GET(cap, MLX5X_CAP_QKV);
 	c->umr_atomic_disabled =
 		MLX5X_GET(cap, MLX5X_CAP_UMR_MODIFY_ATOMIC_DISABLED);
+	c->umr_entity_size_disabled =
+		MLX5X_GET(cap, MLX5X_CAP_UMR_MODIFY_ENTITY_SIZE_DISABLED);
+	c->log_max_klm_list_size =
+		MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_KLM_LIST_SIZE);
 	c->mw = MLX5X_GET(cap, MLX5X_CAP_IMAICL);
 	c->device_frequency_khz = MLX5X_GET(cap, MLX5X_CAP_DEVICE_FREQUENCY_KHZ);
 	c->stat_rate_support = MLX5X_GET(cap, MLX5X_CAP_STAT_RATE_SUPPORT);
@@ -423,6 +427,12 @@ void mlx5x_mkc_encode(void *mkc, const struct mlx5x_mkey_params *p)
 		  DIV_ROUND_UP(p->pas.n, 2));
 	MLX5X_SET(mkc, MLX5X_MKC_LOG_PAGE_SIZE,
 		  p->pas.pgsz ? ilog2(p->pas.pgsz) : 0);
+	/* no valid translation until a REG_MR WQE brings one */
+	if (p->frwr_octwords) {
+		MLX5X_SET(mkc, MLX5X_MKC_FREE, 1);
+		MLX5X_SET(mkc, MLX5X_MKC_TRANSLATIONS_OCTWORD_SIZE,
+			  p->frwr_octwords);
+	}
 }
 
 /*

@@ -47,6 +47,10 @@ struct mlx5x_cmd;
  * @sq_ts_cap: timestamp formats of send queues (MLX5X_TS_CAP_*)
  * @qp_ts_cap: timestamp formats of QPs (RoCE caps; FREE_RUNNING without)
  * @umr_atomic_disabled: a UMR may not change an mkey's atomic right
+ * @umr_entity_size_disabled: a UMR may not change an mkey's page size
+ *	(so no fast registration: IB_WR_REG_MR always sets it)
+ * @log_max_klm_list_size: log2 of the longest translation list of one
+ *	key (the fast registration page list limit)
  * @mw: memory windows of type 1 and 2B (imaicl): KLM window mkeys that
  *	user send queues bind and invalidate with UMR WQEs
  * @pkv: P_Key violation counter
@@ -83,6 +87,8 @@ struct mlx5x_verbs_caps {
 	u8 sq_ts_cap;
 	u8 qp_ts_cap;
 	bool umr_atomic_disabled;
+	bool umr_entity_size_disabled;
+	u8 log_max_klm_list_size;
 	bool mw;
 	bool pkv;
 	bool qkv;
@@ -183,6 +189,10 @@ struct mlx5x_pas {
  *	room for this many KLM entries (one octword each), which a bind
  *	fills later; @pas is then unused
  * @en_rinval: a type 2 window: SEND with Invalidate may free it
+ * @frwr_octwords: non-zero for a fast registration key: a free MTT-mode
+ *	key with room for this many translation octwords, which an
+ *	IB_WR_REG_MR fills later; @pas gives only the page size (no
+ *	entries) and @iova and @len are 0
  */
 struct mlx5x_mkey_params {
 	u32 pdn;
@@ -194,6 +204,7 @@ struct mlx5x_mkey_params {
 	struct mlx5x_pas pas;
 	u16 window_klms;
 	bool en_rinval;
+	u32 frwr_octwords;
 };
 
 /**

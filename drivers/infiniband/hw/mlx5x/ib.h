@@ -34,6 +34,7 @@
 #include "res_table.h"
 #include "uar.h"
 
+struct mlx5x_kmr;
 struct mlx5x_dev;
 struct mlx5x_eq;
 struct mlx5x_umr;
@@ -64,7 +65,7 @@ enum mlx5x_mmap_class {
  * struct mlx5x_ib_stats - verb failures; atomic64 only (read locklessly)
  * @ucontext_err: alloc_ucontext refusals
  * @pd_err: alloc_pd failures
- * @mr_err: reg_user_mr failures
+ * @mr_err: reg_user_mr and alloc_mr failures
  * @mw_err: alloc_mw failures
  * @cq_err: create_cq failures
  * @qp_err: create_qp failures
@@ -248,6 +249,7 @@ struct mlx5x_ib_pd {
  * @access: IB access flags it was registered with (or re-registered
  *	with in place)
  * @umr_en: its key was created with umr_en: a UMR may change PD and access
+ * @kmr: a fast registration MR's descriptor list (kmr.c), else NULL
  */
 struct mlx5x_ib_mr {
 	struct ib_mr ibmr;
@@ -255,6 +257,7 @@ struct mlx5x_ib_mr {
 	u32 index;
 	int access;
 	bool umr_en;
+	struct mlx5x_kmr *kmr;
 };
 
 /**
@@ -508,6 +511,13 @@ int mlx5x_ib_dealloc_mw(struct ib_mw *ibmw);
 struct ib_mr *mlx5x_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 				     u64 length, u64 virt_addr, int access,
 				     struct ib_pd *pd, struct ib_udata *udata);
+
+/* kmr.c */
+struct ib_mr *mlx5x_ib_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+				u32 max_num_sg);
+int mlx5x_ib_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg,
+		       int sg_nents, unsigned int *sg_offset);
+int mlx5x_kmr_dereg(struct mlx5x_ib_dev *dev, struct mlx5x_ib_mr *mr);
 
 /* cq.c */
 int mlx5x_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,

@@ -17,6 +17,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "ib.h"
+#include "kmr.h"
 #include "umr.h"
 #include "mlx5x.h"
 
@@ -122,6 +123,11 @@ static int mlx5x_ib_query_device(struct ib_device *ibdev,
 		props->device_cap_flags |= IB_DEVICE_MEM_WINDOW |
 					   IB_DEVICE_MEM_WINDOW_TYPE_2B;
 		props->max_mw = 1 << c->log_max_mkey;
+	}
+	/* IB_WR_REG_MR always changes the page size by UMR */
+	if (!c->umr_entity_size_disabled) {
+		props->device_cap_flags |= IB_DEVICE_MEM_MGT_EXTENSIONS;
+		props->max_fast_reg_page_list_len = mlx5x_kmr_max_pages(c);
 	}
 	props->max_qp_rd_atom = 1 << c->log_max_ra_res_qp;
 	props->max_qp_init_rd_atom = 1 << c->log_max_ra_req_qp;
@@ -488,6 +494,8 @@ static const struct ib_device_ops mlx5x_ib_ops = {
 	.reg_user_mr = mlx5x_ib_reg_user_mr,
 	.rereg_user_mr = mlx5x_ib_rereg_user_mr,
 	.dereg_mr = mlx5x_ib_dereg_mr,
+	.alloc_mr = mlx5x_ib_alloc_mr,
+	.map_mr_sg = mlx5x_ib_map_mr_sg,
 	.create_cq = mlx5x_ib_create_cq,
 	.destroy_cq = mlx5x_ib_destroy_cq,
 	.MLX5X_RESIZE_CQ_OP = mlx5x_ib_resize_cq,

@@ -299,6 +299,8 @@ int mlx5x_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct mlx5x_ib_mr *mr = to_mmr(ibmr);
 	int err;
 
+	if (mr->kmr)
+		return mlx5x_kmr_dereg(dev, mr);
 	err = mlx5x_fw_destroy_mkey(dev->cmd, mr->index);
 	if (err)
 		return err;

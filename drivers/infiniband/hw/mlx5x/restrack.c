@@ -71,7 +71,8 @@ static int res_fill_mr(struct sk_buff *msg, const void *obj)
 	const struct mlx5x_ib_mr *mr = obj;
 
 	if (rdma_nl_put_driver_u32_hex(msg, "mkey_index", mr->index) ||
-	    rdma_nl_put_driver_u64(msg, "pages", ib_umem_num_pages(mr->umem)) ||
+	    rdma_nl_put_driver_u64(msg, "pages", mr->umem ?
+				   ib_umem_num_pages(mr->umem) : 0) ||
 	    rdma_nl_put_driver_u32(msg, "umr_en", mr->umr_en))
 		return -EMSGSIZE;
 	return 0;

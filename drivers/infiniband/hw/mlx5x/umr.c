@@ -89,6 +89,50 @@ u64 mlx5x_umr_mkey_mask(bool atomic)
 }
 
 /**
+ * mlx5x_umr_segs_build() - UMR control segment and mkey context
+ * @seg: MLX5X_UMR_SEGS_LEN bytes, the UMR control segment's start
+ * @s: what the WQE does to the key
+ *
+ * The one encoder of these two segments, for the UMR queue and for fast
+ * registration on kernel send queues.  The mkey context of a UMR that
+ * frees the key carries only the free state, as mlx5_ib's local
+ * invalidate; any other names the key's variant and no QP.
+ */
+void mlx5x_umr_segs_build(void *seg, const struct mlx5x_umr_segs *s)
+{
+	u8 *mkc = (u8 *)seg + MLX5X_WQE_UMR_CTRL_LEN;
+
+	memset(seg, 0, MLX5X_UMR_SEGS_LEN);
+	MLX5X_SET(seg, MLX5X_WQE_UMR_FLAGS, s->flags);
+	MLX5X_SET(seg, MLX5X_WQE_UMR_XLT_OCTOWORDS, s->xlt_octowords);
+	*(__be64 *)((u8 *)seg + MLX5X_WQE_UMR_MKEY_MASK_OFF) =
+		cpu_to_be64(s->mask);
+
+	if (s->free) {
+		MLX5X_SET(mkc, MLX5X_MKC_FREE, 1);
+		return;
+	}
+	MLX5X_SET(mkc, MLX5X_MKC_LR, !!(s->access & MLX5X_MKEY_LR));
+	MLX5X_SET(mkc, MLX5X_MKC_LW, !!(s->access & MLX5X_MKEY_LW));
+	MLX5X_SET(mkc, MLX5X_MKC_RR, !!(s->access & MLX5X_MKEY_RR));
+	MLX5X_SET(mkc, MLX5X_MKC_RW, !!(s->access & MLX5X_MKEY_RW));
+	MLX5X_SET(mkc, MLX5X_MKC_A, !!(s->access & MLX5X_MKEY_A));
+	if (s->mtt) {
+		MLX5X_SET(mkc, MLX5X_MKC_UMR_EN, 1);
+		MLX5X_SET(mkc, MLX5X_MKC_ACCESS_MODE_1_0,
+			  MLX5X_MKC_ACCESS_MODE_MTT);
+	}
+	MLX5X_SET(mkc, MLX5X_MKC_PD, s->pdn);
+	MLX5X_SET(mkc, MLX5X_MKC_EN_RINVAL, s->en_rinval);
+	MLX5X_SET(mkc, MLX5X_MKC_QPN, MLX5X_MKC_QPN_NONE);
+	MLX5X_SET(mkc, MLX5X_MKC_MKEY_7_0, s->key & MLX5X_MKEY_VARIANT_MASK);
+	mlx5x_fw_set64(mkc, MLX5X_MKC_START_ADDR_OFF, s->iova);
+	mlx5x_fw_set64(mkc, MLX5X_MKC_LEN_OFF, s->len);
+	MLX5X_SET(mkc, MLX5X_MKC_TRANSLATIONS_OCTWORD_SIZE, s->xlt_oct_size);
+	MLX5X_SET(mkc, MLX5X_MKC_LOG_PAGE_SIZE, s->log_page_size);
+}
+
+/**
  * mlx5x_umr_wqe_build() - a PD/access UMR WQE
  * @wqe: MLX5X_UMR_WQE_LEN bytes, zeroed by the caller
  * @u: what to change
@@ -100,8 +144,13 @@ u64 mlx5x_umr_mkey_mask(bool atomic)
  */
 void mlx5x_umr_wqe_build(void *wqe, const struct mlx5x_umr_update *u)
 {
-	u8 *umr = (u8 *)wqe + MLX5X_WQE_DS_LEN;
-	u8 *mkc = umr + MLX5X_WQE_UMR_CTRL_LEN;
+	const struct mlx5x_umr_segs s = {
+		.flags = MLX5X_UMR_CHECK_FREE | MLX5X_UMR_INLINE,
+		.mask = mlx5x_umr_mkey_mask(u->atomic),
+		.key = u->key,
+		.access = u->access,
+		.pdn = u->pdn,
+	};
 
 	MLX5X_SET(wqe, MLX5X_WQE_CTRL_WQE_INDEX, u->wqe_index);
 	MLX5X_SET(wqe, MLX5X_WQE_CTRL_OPCODE, MLX5X_OPCODE_UMR);
@@ -111,20 +160,7 @@ void mlx5x_umr_wqe_build(void *wqe, const struct mlx5x_umr_update *u)
 	MLX5X_SET(wqe, MLX5X_WQE_CTRL_FENCE, MLX5X_WQE_FENCE_INITIATOR_SMALL);
 	MLX5X_SET(wqe, MLX5X_WQE_CTRL_CE, MLX5X_WQE_CE_ALWAYS);
 	*(__be32 *)((u8 *)wqe + MLX5X_WQE_CTRL_IMM_OFF) = cpu_to_be32(u->key);
-
-	MLX5X_SET(umr, MLX5X_WQE_UMR_FLAGS,
-		  MLX5X_UMR_CHECK_FREE | MLX5X_UMR_INLINE);
-	*(__be64 *)(umr + MLX5X_WQE_UMR_MKEY_MASK_OFF) =
-		cpu_to_be64(mlx5x_umr_mkey_mask(u->atomic));
-
-	MLX5X_SET(mkc, MLX5X_MKC_LR, !!(u->access & MLX5X_MKEY_LR));
-	MLX5X_SET(mkc, MLX5X_MKC_LW, !!(u->access & MLX5X_MKEY_LW));
-	MLX5X_SET(mkc, MLX5X_MKC_RR, !!(u->access & MLX5X_MKEY_RR));
-	MLX5X_SET(mkc, MLX5X_MKC_RW, !!(u->access & MLX5X_MKEY_RW));
-	MLX5X_SET(mkc, MLX5X_MKC_A, !!(u->access & MLX5X_MKEY_A));
-	MLX5X_SET(mkc, MLX5X_MKC_PD, u->pdn);
-	MLX5X_SET(mkc, MLX5X_MKC_QPN, MLX5X_MKC_QPN_NONE);
-	MLX5X_SET(mkc, MLX5X_MKC_MKEY_7_0, u->key & MLX5X_MKEY_VARIANT_MASK);
+	mlx5x_umr_segs_build((u8 *)wqe + MLX5X_WQE_DS_LEN, &s);
 }
 
 /**

@@ -63,6 +63,45 @@ struct mlx5x_umr_update {
 };
 
 /**
+ * struct mlx5x_umr_segs - UMR control segment and mkey context of a WQE
+ * @flags: MLX5X_UMR_* (free-state check, inline translation)
+ * @xlt_octowords: translation octowords the WQE carries (0: none)
+ * @mask: MLX5X_MKEY_MASK_* of the mkey context fields that change
+ * @free: make the key free; such a context carries nothing else
+ * @key: the mkey (index and variant): the variant is mkey_7_0
+ * @access: MLX5X_MKEY_* rights
+ * @pdn: protection domain (selected by MLX5X_MKEY_MASK_PD)
+ * @mtt: the context names the key's kind, umr_en and MTT access mode
+ *	(fast registration, as mlx5_ib writes it)
+ * @en_rinval: SEND with Invalidate may free the key
+ * @iova: first virtual address of the key
+ * @len: bytes the key covers
+ * @xlt_oct_size: octowords of the key's translation
+ * @log_page_size: log2 of the translation's page size
+ *
+ * Used by the UMR queue (PD/access updates) and by the send path's fast
+ * registration and local invalidation (kmr.c).
+ */
+struct mlx5x_umr_segs {
+	u8 flags;
+	u16 xlt_octowords;
+	u64 mask;
+	bool free;
+	u32 key;
+	u8 access;
+	u32 pdn;
+	bool mtt;
+	bool en_rinval;
+	u64 iova;
+	u64 len;
+	u32 xlt_oct_size;
+	u8 log_page_size;
+};
+
+/* UMR control segment then mkey context: what mlx5x_umr_segs_build writes */
+#define MLX5X_UMR_SEGS_LEN	(MLX5X_WQE_UMR_CTRL_LEN + MLX5X_WQE_UMR_MKEY_LEN)
+
+/**
  * struct mlx5x_umr - the device's UMR queue
  * @lock: one WQE in flight: serializes posting and polling; protects
  *	@sq, @cq, @arm_sn, @dead and @done
@@ -103,6 +142,7 @@ int mlx5x_umr_rereg_pd_access(struct mlx5x_ib_dev *dev, u32 key, u32 pdn,
 bool mlx5x_umr_can_rereg(int flags, int cur_access, int new_access,
 			 const struct mlx5x_verbs_caps *caps);
 u64 mlx5x_umr_mkey_mask(bool atomic);
+void mlx5x_umr_segs_build(void *seg, const struct mlx5x_umr_segs *s);
 void mlx5x_umr_wqe_build(void *wqe, const struct mlx5x_umr_update *u);
 int mlx5x_umr_cqe_status(const void *cqe, u32 ci, u8 log_n);
 void mlx5x_umr_qp_params(const struct mlx5x_ib_dev *dev,
