@@ -115,7 +115,7 @@ struct eng_qp {
 };
 
 struct eng_stats {
-	uint64_t sq_doorbells, bf_writes, bf_wqes, db_bad;
+	uint64_t sq_doorbells, bf_writes, bf_wqes, db_bad, db_stale;
 	uint64_t pkts, pkts_dropped, naks, rnr_naks, timeouts, rra_naks;
 	uint64_t cqes, cq_events, async_events, flushed;
 	uint64_t mkey_faults, dma_faults, wqe_faults;
