@@ -56,7 +56,13 @@ step bench-report "$T/e2e/bench/test-report.sh"
 # VM lanes as DRIVER:SUITE[@KERNEL] (the guest kernel, lane.sh's
 # MLX5X_KERNEL: debian when not given); a lane joins this list once it
 # passes.
-LANES=${MLX5X_LANES:-"rxe:full upstream:bringup upstream:full upstream:fabric upstream:fwevents mlx5x:bringup mlx5x:faults mlx5x:fwevents mlx5x:fuzz mlx5x:full@debug"}
+# The fabric suite on mlx5x (both functions) and on the mixed lane
+# (upstream on one function, mlx5x on the other) needs mlx5x's kernel
+# verbs, fast registration and MAD path: MLX5X_CHECK_FABRIC=1 adds those
+# two lanes (to be the default once the driver has them).
+FABRIC_LANES=
+[ "${MLX5X_CHECK_FABRIC:-0}" = 1 ] && FABRIC_LANES=" mlx5x:fabric mixed:fabric"
+LANES=${MLX5X_LANES:-"rxe:full upstream:bringup upstream:full upstream:fabric upstream:fwevents mlx5x:bringup mlx5x:faults mlx5x:fwevents mlx5x:fuzz mlx5x:full@debug$FABRIC_LANES"}
 has_lane() { case " $LANES " in *" $1 "*) return 0 ;; esac; return 1; }
 for lane in $LANES; do
 	ds=${lane%@*} kernel=

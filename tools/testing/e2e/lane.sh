@@ -3,9 +3,9 @@
 #
 # One e2e lane: build what it needs, boot the test VM, run the suite, parse.
 #
-#   lane.sh DRIVER SUITE      DRIVER: rxe | upstream | mlx5x
+#   lane.sh DRIVER SUITE      DRIVER: rxe | upstream | mlx5x | mixed
 #                             SUITE:  full | bringup | faults (mlx5x only)
-#                                     | fabric (upstream only)
+#                                     | fabric (upstream, mlx5x, mixed)
 #                                     | fwevents (upstream, mlx5x)
 #                                     | fuzz (upstream, mlx5x)
 #
@@ -13,12 +13,17 @@
 #   upstream  the guest kernel's own mlx5_core + mlx5_ib on the emulated
 #             ConnectX (tools/testing/emu).
 #   mlx5x     our mlx5x.ko on the emulated ConnectX (mlx5_core never loads).
+#   mixed     suite fabric only: the emulator's two linked functions, the
+#             first bound to mlx5_core + mlx5_ib, the second to mlx5x
+#             (driver_override), every exchange in both directions.
 #
 # Suite faults boots once with one emulated function per scenario, each
 # with one fault injected by its emulator (see "fault suite" below).  Suite
 # fabric boots with two functions of one emulator whose ports are linked
 # back to back (guest/fabric.sh): opensm, diagnostics, traffic across the
-# link, IPoIB, rdma_cm and NVMe over RDMA.  Suite fwevents boots once with
+# link, IPoIB, rdma_cm and NVMe over RDMA (MLX5X_FABRIC_DRIVERS binds each
+# function: both to the lane's driver, or upstream and mlx5x on lane
+# mixed).  Suite fwevents boots once with
 # two functions whose emulators start events (page requests, link flap, EQ
 # overrun, internal error) or change how they complete commands (late, out
 # of slot order, coalesced) when the guest asks (see "firmware-event suite"
@@ -38,8 +43,8 @@
 # (console.log, out.log, logs/, dmesg.txt, emulator report), where NAME is
 # DRIVER-SUITE (DRIVER-SUITE-debug on the debug kernel) unless
 # MLX5X_E2E_NAME says otherwise.
-# Known failures: tools/testing/e2e/known-DRIVER.txt.  Exit status non-zero
-# on any failure.
+# Known failures: tools/testing/e2e/known-DRIVER.txt (lane mixed: those of
+# both drivers and known-mixed.txt).  Exit status non-zero on any failure.
 #
 # Knobs (environment, defaults per lane below): MLX5X_E2E_PP_SIZES,
 # MLX5X_E2E_PP_ITERS, MLX5X_E2E_PERF_ITERS, MLX5X_E2E_PERF_BW_ITERS,
@@ -61,11 +66,11 @@ GUEST_KERNEL=${MLX5X_KERNEL:-debian}
 case $GUEST_KERNEL in debian | debug) ;; *)
 	echo "unknown guest kernel '$GUEST_KERNEL' (KERNEL=debian|debug)" >&2; exit 2 ;;
 esac
-case $DRIVER in rxe | upstream | mlx5x) ;; *)
-	echo "usage: $0 rxe|upstream|mlx5x [full|bringup]" >&2; exit 2 ;;
+case $DRIVER in rxe | upstream | mlx5x | mixed) ;; *)
+	echo "usage: $0 rxe|upstream|mlx5x|mixed [full|bringup|faults|fabric|fwevents|fuzz]" >&2; exit 2 ;;
 esac
 case $SUITE in full | bringup | faults | fabric | fwevents | fuzz) ;; *)
-	echo "usage: $0 rxe|upstream|mlx5x [full|bringup|faults|fabric|fwevents|fuzz]" >&2; exit 2 ;;
+	echo "usage: $0 rxe|upstream|mlx5x|mixed [full|bringup|faults|fabric|fwevents|fuzz]" >&2; exit 2 ;;
 esac
 [ "$DRIVER/$SUITE" = rxe/bringup ] && {
 	echo "lane rxe has no bringup suite (it has no device to bring up)" >&2
@@ -75,9 +80,12 @@ esac
 	echo "suite faults exists for lane mlx5x only" >&2
 	exit 2
 }
-# mlx5x has no kernel verbs (IPoIB, rdma_cm, NVMe) nor MAD path yet.
-[ "$SUITE" = fabric ] && [ "$DRIVER" != upstream ] && {
-	echo "suite fabric exists for lane upstream only" >&2
+[ "$SUITE" = fabric ] && [ "$DRIVER" = rxe ] && {
+	echo "suite fabric needs the emulated device (lanes upstream, mlx5x, mixed)" >&2
+	exit 2
+}
+[ "$DRIVER" = mixed ] && [ "$SUITE" != fabric ] && {
+	echo "lane mixed runs suite fabric only" >&2
 	exit 2
 }
 [ "$SUITE" = fwevents ] && [ "$DRIVER" = rxe ] && {
@@ -99,16 +107,27 @@ KSUFFIX=
 [ "$GUEST_KERNEL" = debian ] || KSUFFIX=-$GUEST_KERNEL
 NAME=${MLX5X_E2E_NAME:-$DRIVER-$SUITE$KSUFFIX}
 # The emulated port: sm (INIT with LID 0 until a subnet manager configures
-# it; the upstream lanes start opensm) or self (ACTIVE with a LID from
-# power-on: mlx5x has no management path yet).
-case $DRIVER in upstream) EMU_PORT=${MLX5X_EMU_PORT:-sm} ;; *) EMU_PORT=${MLX5X_EMU_PORT:-self} ;; esac
+# it; the lanes start opensm) or self (ACTIVE with a LID from power-on).
+# The upstream lanes and every fabric suite are on a subnet; the mlx5x
+# lanes follow MLX5X_PORT (host-lib.sh, the one switch they share with
+# make run).
+if [ "$DRIVER" = upstream ] || [ "$SUITE" = fabric ]; then
+	EMU_PORT=${MLX5X_EMU_PORT:-sm}
+else
+	EMU_PORT=${MLX5X_EMU_PORT:-$MLX5X_PORT}
+fi
 # shellcheck disable=SC2034 # read by hlog
 HLOG_TAG=e2e-$NAME
 RESULTS=${MLX5X_RESULTS:-$TOP/build/results}
 TSV=$RESULTS/e2e-$NAME.tsv
 MD=$TOP/build/results/lane-$NAME.md
 JOB=$TOP/build/e2e/$NAME
-KNOWN=$E2EDIR/known-$DRIVER.txt
+# The known-failure files of the lane: the mixed lane runs both drivers,
+# so it takes both drivers' entries and its own.
+case $DRIVER in
+mixed) KNOWN=("$E2EDIR/known-upstream.txt" "$E2EDIR/known-mlx5x.txt" "$E2EDIR/known-mixed.txt") ;;
+*) KNOWN=("$E2EDIR/known-$DRIVER.txt") ;;
+esac
 mkdir -p "$RESULTS" "$TOP/build/results" "$TOP/build/e2e"
 # Two runs of one lane would share (and wipe) one job dir: serialize them.
 exec 8> "$TOP/build/e2e/.$NAME.lock"
@@ -146,6 +165,19 @@ lane_defaults() {
 	PY_TIMEOUT=${MLX5X_E2E_PY_TIMEOUT:-300}
 	CYCLES=${MLX5X_E2E_CYCLES:-20}
 	PARTS=${MLX5X_E2E_PARTS:-"devinfo pingpong perftest pyverbs"}
+	# The fabric suite binds each function to its driver (driver_override)
+	# and runs its exchanges in one direction, or in both when the two
+	# ends are different drivers (fabric.sh: FABRIC_DIRS).
+	case $DRIVER in
+	mlx5x) FABRIC_DRIVERS=${MLX5X_FABRIC_DRIVERS:-"mlx5x mlx5x"} ;;
+	mixed) FABRIC_DRIVERS=${MLX5X_FABRIC_DRIVERS:-"mlx5_core mlx5x"} ;;
+	*) FABRIC_DRIVERS=${MLX5X_FABRIC_DRIVERS:-"mlx5_core mlx5_core"} ;;
+	esac
+	if [ "$DRIVER" = mixed ]; then
+		FABRIC_DIRS=${MLX5X_FABRIC_DIRS:-"b2a a2b"}
+	else
+		FABRIC_DIRS=${MLX5X_FABRIC_DIRS:-b2a}
+	fi
 	# mlx5x also shows itself through the rdma tool and sysfs (observe),
 	# and runs the robustness checks; last, as they unload it.
 	[ "$DRIVER" != mlx5x ] || PARTS=${MLX5X_E2E_PARTS:-"$PARTS observe robust"}
@@ -158,9 +190,10 @@ lane_defaults() {
 		PY_EXCLUDE=${MLX5X_E2E_PY_EXCLUDE:-}
 		VM_TMO=${MLX5X_VM_TIMEOUT:-1500}
 	else
-		# Vendor-specific (DEVX, DR, ...) and other vendors' modules, and
-		# rdmacm (needs IPoIB addressing; waits ~30 s per test without it).
-		PY_EXCLUDE=${MLX5X_E2E_PY_EXCLUDE:-"test_mlx5_*,test_efa*,test_rdmacm,test_cuda*"}
+		# Vendor-specific (DEVX, DR, ...) and other vendors' modules.  The
+		# rdmacm tests need an IPoIB address: the guest brings one up on a
+		# port of a subnet and leaves them out (a skip line) otherwise.
+		PY_EXCLUDE=${MLX5X_E2E_PY_EXCLUDE:-"test_mlx5_*,test_efa*,test_cuda*"}
 		if [ "$SUITE" = faults ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-2100}
 		elif [ "$SUITE" = fwevents ]; then
@@ -169,6 +202,8 @@ lane_defaults() {
 			VM_TMO=${MLX5X_VM_TIMEOUT:-$((FUZZ_TIME + 900))}
 		elif [ "$SUITE" = fabric ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-2400}
+			# two directions: most of the suite twice
+			case $FABRIC_DIRS in *" "*) VM_TMO=${MLX5X_VM_TIMEOUT:-3600} ;; esac
 		elif [ "$SUITE" = bringup ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-900}
 		else
@@ -201,7 +236,8 @@ write_env() {
 	CYCLES=$CYCLES
 	SUITE_PARTS="$PARTS"
 	MLX5X_PARAMS="${MLX5X_PARAMS:-}"
-	FABRIC_DRIVERS="${MLX5X_FABRIC_DRIVERS:-mlx5_core mlx5_core}"
+	FABRIC_DRIVERS="$FABRIC_DRIVERS"
+	FABRIC_DIRS="$FABRIC_DIRS"
 	FABRIC_PARTS="${MLX5X_FABRIC_PARTS:-}"
 	FABRIC_TCP_MIB=${MLX5X_FABRIC_TCP_MIB:-64}
 	FABRIC_NVME_MIB=${MLX5X_FABRIC_NVME_MIB:-32}
@@ -696,25 +732,35 @@ fwev_emu_lines() {
 
 # --- result post-processing ----------------------------------------------
 
-# known_list: "id<TAB>reason" for each test entry of the known file.
+# known_files: the lane's known-failure files that exist.
+known_files() {
+	local f
+	for f in "${KNOWN[@]}"; do
+		[ -f "$f" ] && echo "$f"
+	done
+}
+
+# known_list: "id<TAB>reason" for each test entry of the known files.
 known_list() {
-	[ -f "$KNOWN" ] || return 0
-	awk '/^[ \t]*(#|$)/ || $1 == "dmesg" { next }
-		{ id = $1; r = $0; sub(/^[ \t]*[^ \t]+[ \t]*/, "", r); print id "\t" r }' "$KNOWN"
+	known_files | while read -r f; do
+		awk '/^[ \t]*(#|$)/ || $1 == "dmesg" { next }
+			{ id = $1; r = $0; sub(/^[ \t]*[^ \t]+[ \t]*/, "", r); print id "\t" r }' "$f"
+	done
 }
 
 # known_dmesg: the extended regexes of "dmesg /ERE/ reason" entries
 # (the ERE cannot contain a slash).
 known_dmesg() {
-	[ -f "$KNOWN" ] || return 0
-	sed -n 's|^dmesg[ \t]*/\([^/]*\)/.*|\1|p' "$KNOWN"
+	known_files | while read -r f; do
+		sed -n 's|^dmesg[ \t]*/\([^/]*\)/.*|\1|p' "$f"
+	done
 }
 
 # apply_known IN OUT: known failures become skips; known ones that pass
 # are flagged; a pyverbs module whose failures are all known passes.
 apply_known() {
 	known_list > "$JOB/known.tsv"
-	awk -F'\t' -v OFS='\t' -v knownfile="$(basename "$KNOWN")" '
+	awk -F'\t' -v OFS='\t' -v knownfile="$(known_files | xargs -r -n1 basename | paste -sd' ')" '
 	FILENAME == ARGV[1] { known[$1] = $2; next }
 	FILENAME == ARGV[2] { tstat[$1] = $2; next }
 	{
@@ -764,7 +810,7 @@ check_dmesg() {
 	case $DRIVER in
 	rxe) pat='rxe|rdma|ib_|infiniband' ;;
 	upstream) pat='mlx5|rdma|ib_|infiniband' ;;
-	mlx5x) pat='mlx5x|mlx5|rdma|ib_|infiniband' ;;
+	mlx5x | mixed) pat='mlx5x|mlx5|rdma|ib_|infiniband' ;;
 	esac
 	allow=$(known_dmesg | paste -sd'|')
 	if [ "$SUITE" = fwevents ]; then
@@ -959,10 +1005,10 @@ write_md() {
 			grep -P '^[^\t]*/pyverbs/test_[a-z0-9_]*\t' "$TSV" |
 				awk -F'\t' '{ m = $1; sub(/.*\/pyverbs\//, "", m); printf "| %s | %s | %s |\n", m, $2, $3 }'
 		fi
-		f=$KNOWN
-		if [ -f "$f" ]; then
+		f=$(known_files | xargs -r -n1 basename | paste -sd' ')
+		if [ -n "$f" ]; then
 			echo
-			echo "Known failures ($(basename "$f")):"
+			echo "Known failures ($f):"
 			echo
 			known_list | awk -F'\t' '{ printf "- `%s`: %s\n", $1, $2 }'
 		fi
@@ -979,7 +1025,7 @@ boot_lane() {
 	local missing=()
 	# The fabric suite may bind one function to mlx5x (driver_override).
 	if [ "$DRIVER" = mlx5x ] || { [ "$SUITE" = fabric ] &&
-		[[ " ${MLX5X_FABRIC_DRIVERS:-} " == *" mlx5x "* ]]; }; then
+		[[ " $FABRIC_DRIVERS " == *" mlx5x "* ]]; }; then
 		if build_ko "$JOB"; then
 			hlog "mlx5x.ko built: $(stat -c %s "$JOB/mlx5x.ko") bytes"
 		else
@@ -1005,7 +1051,7 @@ boot_lane() {
 	elif [ "$SUITE" = fabric ]; then
 		start_emu_link "$JOB" 0x0002c90300fab0a1 0x0002c90300fab0b1 --port "$EMU_PORT" ||
 			fail_early "$MISSING"
-		hlog "emulator listening (pid $EMU_PID): two functions, ports linked, port mode $EMU_PORT"
+		hlog "emulator listening (pid $EMU_PID): two functions, ports linked, port mode $EMU_PORT; drivers $FABRIC_DRIVERS"
 		SOCKOPT=(-s vfu-a.sock -s vfu-b.sock)
 		EMU_TAGS="a b"
 	elif [ "$SUITE" = fwevents ]; then
