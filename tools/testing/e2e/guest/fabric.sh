@@ -169,15 +169,15 @@ fabric_setup() {
 	record fabric/setup pass "$1 $DEV_A (guid $a), $2 $DEV_B (guid $b) after $(elapsed "$T_LOAD") s"
 }
 
-# opensm on port A, unless the ports are ACTIVE already (self-configured)
+# opensm on port A, unless the ports configured themselves: each has a
+# LID from power-on and is its own SM (a port waiting for an SM has LID 0;
+# one an SM configured before has B's SM LID at A)
 fabric_opensm() {
-	local guid
-	# Give a self-configuring port the time to show it (it is ACTIVE
-	# once the driver is up); a port waiting for an SM stays INIT.
-	wait_both_active 5
-	if [ "$(fab_state "$DEV_A")" = 4 ] && [ "$(fab_state "$DEV_B")" = 4 ] &&
-		[ "$(fab_sm_lid "$DEV_A")" = "$(fab_lid "$DEV_A")" ]; then
-		record fabric/opensm skip "$NO_SM_WHY (ports ACTIVE with LIDs $(fab_lid "$DEV_A") and $(fab_lid "$DEV_B") before any SM)"
+	local guid lb
+	lb=$(fab_lid "$DEV_B")
+	if [ "$(fab_lid "$DEV_A")" != 0 ] && [ "$lb" != 0 ] &&
+		[ "$(fab_sm_lid "$DEV_B")" = "$lb" ] && wait_both_active 30; then
+		record fabric/opensm skip "$NO_SM_WHY (ports ACTIVE with LIDs $(fab_lid "$DEV_A") and $lb before any SM)"
 		return 0
 	fi
 	guid=0x$(fab_guid "$DEV_A")
@@ -429,6 +429,7 @@ fabric_ipoib() {
 		fab_roles a2b
 		fab_tcp
 	fi
+	rm -f /tmp/fab-tx
 }
 
 # fab_ping NAME NETNS(init: the initial one) PING-ARGS...: every echo
@@ -454,7 +455,13 @@ fab_tcp() {
 	local log mib=${FABRIC_TCP_MIB:-64} port=5201 spid t0 secs tx rx end name
 	name=$(fab_name ipoib tcp)
 	log=$(logname "$name")
-	head -c $((mib << 20)) /dev/urandom > /tmp/fab-tx
+	# one random file (and its digest) for every direction: under TCG
+	# making 64 MiB of it takes longer than sending them
+	if [ ! -s /tmp/fab-tx ]; then
+		head -c $((mib << 20)) /dev/urandom > /tmp/fab-tx
+		FAB_TX_SHA=$(sha256sum < /tmp/fab-tx | cut -c1-64)
+	fi
+	tx=$FAB_TX_SHA
 	rm -f /tmp/fab-rx
 	"${SRV_PRE[@]}" timeout -k 5 600 socat -u \
 		"TCP-LISTEN:$port,bind=$SRV_ADDR,reuseaddr" CREATE:/tmp/fab-rx \
@@ -469,7 +476,6 @@ fab_tcp() {
 	"${CLI_PRE[@]}" timeout -k 5 600 socat -u OPEN:/tmp/fab-tx "TCP:$SRV_ADDR:$port" > "$log" 2>&1
 	wait "$spid"
 	secs=$(elapsed "$t0")
-	tx=$(sha256sum < /tmp/fab-tx | cut -c1-64)
 	rx=$(sha256sum < /tmp/fab-rx 2>/dev/null | cut -c1-64)
 	if [ "$tx" = "$rx" ]; then
 		local rate
@@ -479,7 +485,7 @@ fab_tcp() {
 	else
 		record "$name" fail "sha256 differs (sent ${tx:0:16}, received ${rx:0:16}, $(stat -c %s /tmp/fab-rx 2>/dev/null) bytes): $(excerpt "$log") $(excerpt "$log.server")"
 	fi
-	rm -f /tmp/fab-tx /tmp/fab-rx
+	rm -f /tmp/fab-rx
 }
 
 # --- rdma_cm ------------------------------------------------------------------
@@ -561,12 +567,17 @@ FAB_NVME_NET=0
 # and policy routing sends what one HCA's address sends to the other's
 # out of its own port: the local table's rule moves behind a rule for
 # each address pair, and both interfaces accept packets from a local
-# address (A's ARP answers B and the other way round).
+# address (A's ARP answers B and the other way round).  rdma_cm checks a
+# connection request by a route lookup out of the port it came in on
+# (to the requester, without "iif lo"): the main table has each peer's
+# address on each port, or the listener on B refuses A's requests.
 fabric_nvme_net() {
 	[ $FAB_NVME_NET = 1 ] && return 0
 	in_ns ip link set "$IF_B" netns 1 &&
 	ip addr add "$FAB_ADDR_B/32" dev "$IF_B" &&
 	ip link set "$IF_B" up &&
+	ip route add "$FAB_ADDR_A/32" dev "$IF_B" src "$FAB_ADDR_B" &&
+	ip route add "$FAB_ADDR_B/32" dev "$IF_A" src "$FAB_ADDR_A" &&
 	ip route add table 177 "$FAB_ADDR_A/32" dev "$IF_B" src "$FAB_ADDR_B" &&
 	ip route add table 178 "$FAB_ADDR_B/32" dev "$IF_A" src "$FAB_ADDR_A" &&
 	ip rule add pref 10 iif lo from "$FAB_ADDR_B" to "$FAB_ADDR_A" lookup 177 &&
