@@ -103,13 +103,18 @@ wait_both_active() {
 }
 
 # Bind each function to the driver FABRIC_DRIVERS names for it (default
-# mlx5_core for both): driver_override, so a later comparison can run
-# upstream on one function and mlx5x on the other.
+# mlx5_core for both): driver_override, so one VM can run upstream on one
+# function and mlx5x on the other.  A function bound to another driver
+# (an earlier phase's) is unbound first; fabric_setup probes it anew.
 fabric_bind() {
-	local log=$1 i=0 f drv drivers
+	local log=$1 i=0 f drv drivers cur
 	read -ra drivers <<< "${FABRIC_DRIVERS:-mlx5_core mlx5_core}"
 	for f in $FNS; do
 		drv=${drivers[$i]:-mlx5_core}
+		cur=$(basename "$(readlink "/sys/bus/pci/devices/$f/driver" 2>/dev/null)" 2>/dev/null)
+		if [ -n "$cur" ] && [ "$cur" != "$drv" ]; then
+			echo "$f" > "/sys/bus/pci/devices/$f/driver/unbind" || return 1
+		fi
 		echo "$drv" > "/sys/bus/pci/devices/$f/driver_override" || return 1
 		echo "$f -> $drv" >> "$log"
 		case $drv in
@@ -118,6 +123,16 @@ fabric_bind() {
 		*) echo "unknown driver $drv" >> "$log"; return 1 ;;
 		esac
 		i=$((i + 1))
+	done
+}
+
+# fab_probe_unbound: probe the functions an earlier phase left unbound
+# (their drivers loaded already, so nothing probes them by itself)
+fab_probe_unbound() {
+	local f
+	for f in $FNS; do
+		[ -e "/sys/bus/pci/devices/$f/driver" ] && continue
+		echo "$f" > /sys/bus/pci/drivers_probe || return 1
 	done
 }
 
@@ -138,10 +153,11 @@ fabric_setup() {
 		if [ "$NEED_UPSTREAM" = 1 ]; then
 			timeout -k 5 120 modprobe mlx5_core && timeout -k 5 120 modprobe mlx5_ib
 		fi &&
-		if [ "$NEED_MLX5X" = 1 ]; then
+		if [ "$NEED_MLX5X" = 1 ] && [ ! -d /sys/module/mlx5x ]; then
 			# shellcheck disable=SC2086 # name=value parameters
 			timeout -k 5 120 insmod /job/mlx5x.ko $MLX5X_PARAMS
-		fi
+		fi &&
+		fab_probe_unbound
 	} >> "$log" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ]; then
