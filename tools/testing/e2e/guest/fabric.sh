@@ -39,6 +39,8 @@ NO_SM_WHY="the ports configured themselves (emulator without an SMA): no subnet 
 # device allows 16: log_max_ra_req_qp 4); several, so responses overlap.
 FAB_OUTS=8
 read -ra FAB_DIRS <<< "${FABRIC_DIRS:-b2a}"
+# where the results go: /job, or a phase's directory (fabric_phase)
+FAB_OUT=/job
 
 # fab_roles DIR: the two ends of direction DIR: SRV_* serves, CLI_* opens;
 # *_PRE is the prefix that runs a command in that end's network namespace
@@ -526,7 +528,7 @@ fabric_cm() {
 	done
 	# rdma-core's rdmacm tests: both ends on A's address (their design)
 	( cd /usr/src/rdma/rdma-core/tests && timeout -k 10 900 python3 /job/pyverbs-run.py \
-		--dev "$DEV_A" --timeout "$PY_TIMEOUT" --only test_rdmacm --exclude "" --out /job )
+		--dev "$DEV_A" --timeout "$PY_TIMEOUT" --only test_rdmacm --exclude "" --out "$FAB_OUT" )
 	case $? in
 	0 | 1) ;;
 	*) record pyverbs/runner fail "rdmacm runner died" ;;
@@ -778,19 +780,80 @@ fabric_teardown() {
 	[ -d /sys/module/ib_ipoib ] && modprobe -r ib_ipoib >> "$log" 2>&1
 	stop_opensm
 	modprobe -r rdma_ucm ib_umad >> "$log" 2>&1
+	[ $FAB_NVME_NET = 1 ] || return 0
+	# the routing of fabric_nvme_net (its routes went with the interfaces)
+	{
+		ip rule add pref 0 lookup local
+		ip rule del pref 100
+		ip rule del pref 10
+		ip rule del pref 11
+	} >> "$log" 2>&1
+	FAB_NVME_NET=0
 }
 
-# fabric_main: the suite on any lane; teardown (run.sh) unloads whatever
-# drivers FABRIC_DRIVERS bound.
-fabric_main() {
+fabric_run() {
 	local p
-	if ! fabric_setup; then
-		teardown
-		return
-	fi
+	fabric_setup || return 1
 	for p in ${FABRIC_PARTS:-opensm ports diag cross ipoib cm nvme}; do
 		"fabric_$p"
 	done
 	fabric_teardown
-	teardown
+}
+
+# fabric_main: the suite on any lane; teardown (run.sh) unloads whatever
+# drivers FABRIC_DRIVERS bound.  With FABRIC_PHASES, several lanes share
+# this boot (fabric_phase).
+fabric_main() {
+	local ph last=
+	if [ -z "${FABRIC_PHASES:-}" ]; then
+		fabric_run
+		teardown
+		return
+	fi
+	for ph in $FABRIC_PHASES; do last=$ph; done
+	for ph in $FABRIC_PHASES; do
+		fabric_phase "$ph" "$last"
+	done
+}
+
+# fabric_phase LANE:DRIVER_A,DRIVER_B:DIRS LAST: one lane's suite in a
+# boot several share (lane.sh, lane "all"): the functions bound to its
+# drivers (rebound from the last phase's), its directions, its results in
+# /job/phase-LANE/ and its part of the kernel log after a marker line;
+# then both functions unbound, so the emulator, asked for a snapshot of
+# its reports, must hold nothing for them.  The last phase unloads the
+# drivers instead and the emulator's exit reports are its.
+fabric_phase() {
+	local lane drv dirs log f
+	IFS=: read -r lane drv dirs <<< "$1"
+	FABRIC_DRIVERS=${drv//,/ }
+	read -ra FAB_DIRS <<< "${dirs//,/ }"
+	FAB_OUT=/job/phase-$lane
+	RES=$FAB_OUT/results.tsv
+	PERF=$FAB_OUT/perf.tsv
+	LOGS=$FAB_OUT/logs
+	mkdir -p "$LOGS"
+	: > "$RES"
+	: > "$PERF"
+	HAVE_SM=0 IPOIB_UP=0 DEV_A='' DEV_B='' FAB_TX_SHA=''
+	echo "<6>mlx5x-e2e: fabric phase $lane: drivers $FABRIC_DRIVERS, directions ${FAB_DIRS[*]}" > /dev/kmsg
+	say "fabric phase $lane: drivers $FABRIC_DRIVERS, directions ${FAB_DIRS[*]}"
+	fabric_run
+	if [ "$1" = "$2" ]; then
+		teardown
+		return
+	fi
+	log=$(logname unbind)
+	for f in $FNS; do
+		[ -e "/sys/bus/pci/devices/$f/driver" ] || continue
+		timeout -k 5 180 sh -c "echo $f > /sys/bus/pci/devices/$f/driver/unbind" >> "$log" 2>&1 ||
+			echo "unbind $f failed" >> "$log"
+	done
+	if grep -q failed "$log" 2>/dev/null; then
+		record unbind fail "$(excerpt "$log")"
+	else
+		record unbind pass "both functions unbound ($FABRIC_DRIVERS)"
+	fi
+	FWEV_REQ_TMO=60 fwev_req host snapshot "$lane" ||
+		record emu/snapshot fail "the host took no emulator snapshot: $FWEV_ANS"
 }

@@ -162,7 +162,7 @@ teardown() {
 	# every driver of the emulated functions (the fabric suite may bind
 	# one function to each)
 	case $LANE in
-	upstream | mlx5x | mixed) mods="mlx5x mlx5_ib mlx5_core" ;;
+	upstream | mlx5x | mixed | all) mods="mlx5x mlx5_ib mlx5_core" ;;
 	*) return 0 ;;
 	esac
 	# Unload only what is loaded: a failed probe is reported elsewhere.
