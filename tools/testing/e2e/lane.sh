@@ -57,7 +57,9 @@
 # patterns), MLX5X_E2E_PY_TIMEOUT (s per module), MLX5X_E2E_CYCLES
 # (insmod/rmmod cycles of mlx5x bringup), MLX5X_E2E_PARTS (subset of
 # "devinfo pingpong perftest pyverbs"), MLX5X_VM_TIMEOUT (s),
-# MLX5X_EMU_TRACE=1, MLX5X_PARAMS (insmod parameters).
+# MLX5X_EMU_TRACE=1, MLX5X_PARAMS (insmod parameters), MLX5X_EMU_PORT
+# (self|sm), the fabric suite's MLX5X_FABRIC_DRIVERS, MLX5X_FABRIC_DIRS,
+# MLX5X_FABRIC_PARTS, MLX5X_FABRIC_PHASES (lane all).
 
 set -uo pipefail
 
