@@ -52,9 +52,12 @@ subnet_up() {
 	SM_PID=$!
 	end=$((SECONDS + 180))
 	while [ $SECONDS -lt $end ] && ! grep -q ACTIVE "/sys/class/infiniband/$dev/ports/1/state"; do
+		kill -0 "$SM_PID" 2>/dev/null || break
 		sleep 0.5
 	done
 	sed 's/^/  opensm: /' /tmp/opensm.out
+	# why it gave up, if it did (e.g. no QP0/QP1 to bind to)
+	kill -0 "$SM_PID" 2>/dev/null || grep ' ERR ' /tmp/opensm.log | head -n 3 | sed 's/^/  opensm.log: /'
 	show ibstat "$dev" 1
 	grep -q ACTIVE "/sys/class/infiniband/$dev/ports/1/state" ||
 		{ echo "(the port is not ACTIVE 180 s after opensm started)"; return 1; }

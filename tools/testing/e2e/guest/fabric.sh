@@ -200,7 +200,7 @@ fabric_opensm() {
 	fi
 	guid=0x$(fab_guid "$DEV_A")
 	if ! start_opensm "$DEV_A" 180 || ! wait_both_active 60; then
-		record fabric/opensm fail "port states: $DEV_A $(fab_state "$DEV_A"), $DEV_B $(fab_state "$DEV_B"); opensm: $(excerpt "$LOGS/opensm.out") $(grep -iE 'err|fail' "$LOGS/opensm.log" 2>/dev/null | tail -n 2 | tr '\n' ' ' | cut -c1-200)"
+		record fabric/opensm fail "port states: $DEV_A $(fab_state "$DEV_A"), $DEV_B $(fab_state "$DEV_B"); opensm: ${SM_ERR:-$(excerpt "$LOGS/opensm.out")} $(grep -iE 'err|fail' "$LOGS/opensm.log" 2>/dev/null | tail -n 2 | tr '\n' ' ' | cut -c1-200)"
 		return 1
 	fi
 	HAVE_SM=1

@@ -154,19 +154,30 @@ wait_port_active() {
 }
 
 # start_opensm DEV SECONDS: a subnet manager on DEV port 1 (the emulated
-# port waits in INIT with LID 0 for one), until the port is ACTIVE.  Its
-# log is logs/opensm.log; sets SM_PID.
+# port waits in INIT with LID 0 for one), until the port is ACTIVE; fails
+# at once when opensm exits (it could not bind to the port's QP0/QP1:
+# SM_ERR has its first error).  Its log is logs/opensm.log; sets SM_PID.
 SM_PID=
 start_opensm() {
-	local guid
+	local guid end
 	guid=0x$(tr -d ':' < "/sys/class/infiniband/$1/ports/1/gids/0" | cut -c17-32)
+	SM_ERR=
 	modprobe ib_umad || return 1
 	# the root is read-only: the GUID-to-LID cache goes to /tmp
 	mkdir -p /tmp/opensm-cache
 	OSM_CACHE_DIR=/tmp/opensm-cache opensm -g "$guid" -f "$LOGS/opensm.log" \
 		> "$LOGS/opensm.out" 2>&1 &
 	SM_PID=$!
-	wait_port_active "$1" "$2"
+	end=$((SECONDS + $2))
+	while [ $SECONDS -lt $end ]; do
+		grep -q ACTIVE "/sys/class/infiniband/$1/ports/1/state" 2>/dev/null && return 0
+		if ! kill -0 "$SM_PID" 2>/dev/null; then
+			SM_ERR="opensm exited: $(grep -m1 ' ERR ' "$LOGS/opensm.log" 2>/dev/null | sed 's/.*-> //' | cut -c1-160)"
+			return 1
+		fi
+		sleep 0.2
+	done
+	return 1
 }
 
 # sm_port_up DEV SECONDS: DEV's port 1 ACTIVE (within SECONDS of opensm's

@@ -75,7 +75,7 @@ setup_port() {
 		return 0
 	fi
 	if [ -n "$SM_PID" ]; then
-		record setup fail "$DEV port 1 not ACTIVE 180 s after starting opensm: $(cat "/sys/class/infiniband/$DEV/ports/1/state"); $(excerpt "$LOGS/opensm.out")"
+		record setup fail "$DEV port 1 not ACTIVE under opensm: $(cat "/sys/class/infiniband/$DEV/ports/1/state"); ${SM_ERR:-$(excerpt "$LOGS/opensm.out")}"
 		return 1
 	fi
 	say "warning: $DEV port 1 not ACTIVE after 180 s"
