@@ -59,8 +59,14 @@ subnet_up() {
 	# why it gave up, if it did (e.g. no QP0/QP1 to bind to)
 	kill -0 "$SM_PID" 2>/dev/null || grep ' ERR ' /tmp/opensm.log | head -n 3 | sed 's/^/  opensm.log: /'
 	show ibstat "$dev" 1
-	grep -q ACTIVE "/sys/class/infiniband/$dev/ports/1/state" ||
-		{ echo "(the port is not ACTIVE 180 s after opensm started)"; return 1; }
+	if ! grep -q ACTIVE "/sys/class/infiniband/$dev/ports/1/state"; then
+		if kill -0 "$SM_PID" 2>/dev/null; then
+			echo "(the port is not ACTIVE 180 s after opensm started)"
+		else
+			echo "(opensm exited: the port stays INIT without a subnet manager)"
+		fi
+		return 1
+	fi
 	echo "(opensm brought the port up: LID $(printf %d "$(port_lid)"), SM LID $(printf %d "$(cat "/sys/class/infiniband/$dev/ports/1/sm_lid")"))"
 }
 
