@@ -377,13 +377,25 @@ fabric_cross() {
 fab_netdev() { ls "/sys/class/infiniband/$1/device/net/" 2>/dev/null | head -n1; }
 in_ns() { ip netns exec "$FAB_NS" "$@"; }
 
-IPOIB_PARTS="ipoib/up ipoib/ping ipoib/ping-mtu ipoib/ping-64k ipoib/ping-back ipoib/tcp"
+IPOIB_PARTS="ipoib/up ipoib/ping ipoib/ping-mtu ipoib/ping-64k ipoib/ping-back"
+
+# the TCP transfers' names: one per direction on a lane of two
+ipoib_tcp_names() {
+	local d
+	if [ ${#FAB_DIRS[@]} -gt 1 ]; then
+		for d in "${FAB_DIRS[@]}"; do
+			echo "ipoib/$d/tcp"
+		done
+	else
+		echo ipoib/tcp
+	fi
+}
 
 fabric_ipoib() {
 	local log t0 end n d
 	log=$(logname ipoib/up)
 	if [ $HAVE_SM = 0 ]; then
-		for n in $IPOIB_PARTS; do
+		for n in $IPOIB_PARTS $(ipoib_tcp_names); do
 			record "$n" skip "IPoIB joins its broadcast group through the SA: $NO_SM_WHY"
 		done
 		return
@@ -422,7 +434,7 @@ fabric_ipoib() {
 	if [ "$(cat "/sys/class/net/$IF_A/carrier" 2>/dev/null)" != 1 ] ||
 		[ "$(in_ns cat "/sys/class/net/$IF_B/carrier" 2>/dev/null)" != 1 ]; then
 		record ipoib/up fail "no carrier after 120 s (broadcast group joined?): $(dmesg_tail ib[0-9])"
-		for n in ${IPOIB_PARTS#ipoib/up }; do
+		for n in ${IPOIB_PARTS#ipoib/up } $(ipoib_tcp_names); do
 			record "$n" skip "no IPoIB carrier (ipoib/up failed)"
 		done
 		return
