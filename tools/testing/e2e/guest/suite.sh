@@ -171,11 +171,19 @@ py_ipoib_up() {
 	say "pyverbs: $PY_IPOIB_IF ($DEV) $PY_IPOIB_ADDR up for the rdmacm tests"
 }
 
-# py_ipoib_down: IPoIB gone again, before the parts that unload the driver
+# py_ipoib_down: IPoIB gone again, before the parts that unload the
+# driver (built into a kernel, as it may be in the debug one: its
+# interface down and without the address)
 py_ipoib_down() {
-	[ -d /sys/module/ib_ipoib ] || return 0
-	modprobe -r ib_ipoib >> "$(logname pyverbs/ipoib)" 2>&1 ||
-		record pyverbs/ipoib-unload fail "modprobe -r ib_ipoib: $(excerpt "$(logname pyverbs/ipoib)")"
+	local log
+	log=$(logname pyverbs/ipoib)
+	if [ ! -e /sys/module/ib_ipoib/initstate ]; then
+		[ -z "$PY_IPOIB_IF" ] ||
+			{ ip addr flush dev "$PY_IPOIB_IF"; ip link set "$PY_IPOIB_IF" down; } >> "$log" 2>&1
+		return 0
+	fi
+	modprobe -r ib_ipoib >> "$log" 2>&1 ||
+		record pyverbs/ipoib-unload fail "modprobe -r ib_ipoib: $(excerpt "$log")"
 }
 
 # rdma-core's pyverbs tests, one forked child per module (the stock
