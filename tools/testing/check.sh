@@ -56,12 +56,29 @@ step bench-report "$T/e2e/bench/test-report.sh"
 # VM lanes as DRIVER:SUITE[@KERNEL] (the guest kernel, lane.sh's
 # MLX5X_KERNEL: debian when not given); a lane joins this list once it
 # passes.
-LANES=${MLX5X_LANES:-"rxe:full upstream:bringup upstream:full upstream:fabric upstream:fwevents mlx5x:bringup mlx5x:faults mlx5x:fwevents mlx5x:fuzz mlx5x:full@debug"}
+# The fabric suite on mlx5x (both functions) and on the mixed lane
+# (upstream on one function, mlx5x on the other) needs mlx5x's kernel
+# verbs, fast registration and MAD path: MLX5X_CHECK_FABRIC=1 adds those
+# two lanes (to be the default once the driver has them).  They then run
+# with upstream's fabric suite in one boot, lane "all" (lane.sh: one
+# boot, one emulator, one opensm bring-up instead of three), which writes
+# each lane's results as its own; MLX5X_CHECK_FABRIC_BOOTS=3 boots each.
+FABRIC_LANES=upstream:fabric
+if [ "${MLX5X_CHECK_FABRIC:-0}" = 1 ]; then
+	FABRIC_LANES=all:fabric
+	[ "${MLX5X_CHECK_FABRIC_BOOTS:-1}" = 3 ] &&
+		FABRIC_LANES="upstream:fabric mixed:fabric mlx5x:fabric"
+fi
+LANES=${MLX5X_LANES:-"rxe:full upstream:bringup upstream:full $FABRIC_LANES upstream:fwevents mlx5x:bringup mlx5x:faults mlx5x:fwevents mlx5x:fuzz mlx5x:full@debug"}
 has_lane() { case " $LANES " in *" $1 "*) return 0 ;; esac; return 1; }
 for lane in $LANES; do
 	ds=${lane%@*} kernel=
 	[ "$ds" = "$lane" ] || kernel=${lane#*@}
-	step "e2e-${ds%%:*}-${ds#*:}${kernel:+-$kernel}" \
+	name=e2e-${ds%%:*}-${ds#*:}${kernel:+-$kernel}
+	# lane all writes e2e-{upstream,mixed,mlx5x}-fabric.tsv: the step is
+	# named after one of them, where a crash is then recorded
+	[ "$ds" != all:fabric ] || name=e2e-mixed-fabric
+	step "$name" \
 		env MLX5X_KERNEL="${kernel:-debian}" "$T/e2e/lane.sh" "${ds%%:*}" "${ds#*:}"
 done
 # The mlx5x full suite, on whichever kernel it ran (the lane name).

@@ -10,6 +10,14 @@ EMUDIR=$TOP/tools/testing/emu
 # MLX5X_EMU overrides the emulator binary (and skips building it).
 EMU_BIN=${MLX5X_EMU:-$EMUDIR/build/mlx5x-emu}
 
+# The emulated port of the mlx5x lanes (bringup, full, fuzz) and of
+# `make run`: self, ACTIVE with a LID from power-on, while mlx5x has no
+# management path; sm, a port of a subnet that opensm brings up through
+# the firmware SMA (MAD_IFC), once mlx5x has QP0/QP1 and process_mad, as
+# the upstream lanes have.  The one place to flip; MLX5X_EMU_PORT
+# overrides it for one run.
+MLX5X_PORT=self
+
 hlog() { printf '[%s %s] %s\n' "${HLOG_TAG:-e2e}" "$(date +%T)" "$*" >&2; }
 
 # The guest kernel: debian, the tree's own, or debug, the one of

@@ -3,9 +3,9 @@
 #
 # One e2e lane: build what it needs, boot the test VM, run the suite, parse.
 #
-#   lane.sh DRIVER SUITE      DRIVER: rxe | upstream | mlx5x
+#   lane.sh DRIVER SUITE      DRIVER: rxe | upstream | mlx5x | mixed | all
 #                             SUITE:  full | bringup | faults (mlx5x only)
-#                                     | fabric (upstream only)
+#                                     | fabric (upstream, mlx5x, mixed, all)
 #                                     | fwevents (upstream, mlx5x)
 #                                     | fuzz (upstream, mlx5x)
 #
@@ -13,12 +13,22 @@
 #   upstream  the guest kernel's own mlx5_core + mlx5_ib on the emulated
 #             ConnectX (tools/testing/emu).
 #   mlx5x     our mlx5x.ko on the emulated ConnectX (mlx5_core never loads).
+#   mixed     suite fabric only: the emulator's two linked functions, the
+#             first bound to mlx5_core + mlx5_ib, the second to mlx5x
+#             (driver_override), every exchange in both directions.
+#   all       suite fabric only: the fabric suites of upstream, mixed and
+#             mlx5x one after the other in one boot (MLX5X_FABRIC_PHASES),
+#             the functions rebound between them; each lane's results,
+#             kernel log and emulator figures are its own (its result
+#             files as if it had booted alone).
 #
 # Suite faults boots once with one emulated function per scenario, each
 # with one fault injected by its emulator (see "fault suite" below).  Suite
 # fabric boots with two functions of one emulator whose ports are linked
 # back to back (guest/fabric.sh): opensm, diagnostics, traffic across the
-# link, IPoIB, rdma_cm and NVMe over RDMA.  Suite fwevents boots once with
+# link, IPoIB, rdma_cm and NVMe over RDMA (MLX5X_FABRIC_DRIVERS binds each
+# function: both to the lane's driver, or upstream and mlx5x on lane
+# mixed).  Suite fwevents boots once with
 # two functions whose emulators start events (page requests, link flap, EQ
 # overrun, internal error) or change how they complete commands (late, out
 # of slot order, coalesced) when the guest asks (see "firmware-event suite"
@@ -38,8 +48,8 @@
 # (console.log, out.log, logs/, dmesg.txt, emulator report), where NAME is
 # DRIVER-SUITE (DRIVER-SUITE-debug on the debug kernel) unless
 # MLX5X_E2E_NAME says otherwise.
-# Known failures: tools/testing/e2e/known-DRIVER.txt.  Exit status non-zero
-# on any failure.
+# Known failures: tools/testing/e2e/known-DRIVER.txt (lane mixed: those of
+# both drivers and known-mixed.txt).  Exit status non-zero on any failure.
 #
 # Knobs (environment, defaults per lane below): MLX5X_E2E_PP_SIZES,
 # MLX5X_E2E_PP_ITERS, MLX5X_E2E_PERF_ITERS, MLX5X_E2E_PERF_BW_ITERS,
@@ -47,7 +57,9 @@
 # patterns), MLX5X_E2E_PY_TIMEOUT (s per module), MLX5X_E2E_CYCLES
 # (insmod/rmmod cycles of mlx5x bringup), MLX5X_E2E_PARTS (subset of
 # "devinfo pingpong perftest pyverbs"), MLX5X_VM_TIMEOUT (s),
-# MLX5X_EMU_TRACE=1, MLX5X_PARAMS (insmod parameters).
+# MLX5X_EMU_TRACE=1, MLX5X_PARAMS (insmod parameters), MLX5X_EMU_PORT
+# (self|sm), the fabric suite's MLX5X_FABRIC_DRIVERS, MLX5X_FABRIC_DIRS,
+# MLX5X_FABRIC_PARTS, MLX5X_FABRIC_PHASES (lane all).
 
 set -uo pipefail
 
@@ -61,11 +73,11 @@ GUEST_KERNEL=${MLX5X_KERNEL:-debian}
 case $GUEST_KERNEL in debian | debug) ;; *)
 	echo "unknown guest kernel '$GUEST_KERNEL' (KERNEL=debian|debug)" >&2; exit 2 ;;
 esac
-case $DRIVER in rxe | upstream | mlx5x) ;; *)
-	echo "usage: $0 rxe|upstream|mlx5x [full|bringup]" >&2; exit 2 ;;
+case $DRIVER in rxe | upstream | mlx5x | mixed | all) ;; *)
+	echo "usage: $0 rxe|upstream|mlx5x|mixed|all [full|bringup|faults|fabric|fwevents|fuzz]" >&2; exit 2 ;;
 esac
 case $SUITE in full | bringup | faults | fabric | fwevents | fuzz) ;; *)
-	echo "usage: $0 rxe|upstream|mlx5x [full|bringup|faults|fabric|fwevents|fuzz]" >&2; exit 2 ;;
+	echo "usage: $0 rxe|upstream|mlx5x|mixed|all [full|bringup|faults|fabric|fwevents|fuzz]" >&2; exit 2 ;;
 esac
 [ "$DRIVER/$SUITE" = rxe/bringup ] && {
 	echo "lane rxe has no bringup suite (it has no device to bring up)" >&2
@@ -75,11 +87,13 @@ esac
 	echo "suite faults exists for lane mlx5x only" >&2
 	exit 2
 }
-# mlx5x has no kernel verbs (IPoIB, rdma_cm, NVMe) nor MAD path yet.
-[ "$SUITE" = fabric ] && [ "$DRIVER" != upstream ] && {
-	echo "suite fabric exists for lane upstream only" >&2
+[ "$SUITE" = fabric ] && [ "$DRIVER" = rxe ] && {
+	echo "suite fabric needs the emulated device (lanes upstream, mlx5x, mixed)" >&2
 	exit 2
 }
+case $DRIVER in mixed | all)
+	[ "$SUITE" = fabric ] || { echo "lane $DRIVER runs suite fabric only" >&2; exit 2; } ;;
+esac
 [ "$SUITE" = fwevents ] && [ "$DRIVER" = rxe ] && {
 	echo "suite fwevents needs the emulated device (lanes upstream, mlx5x)" >&2
 	exit 2
@@ -99,16 +113,30 @@ KSUFFIX=
 [ "$GUEST_KERNEL" = debian ] || KSUFFIX=-$GUEST_KERNEL
 NAME=${MLX5X_E2E_NAME:-$DRIVER-$SUITE$KSUFFIX}
 # The emulated port: sm (INIT with LID 0 until a subnet manager configures
-# it; the upstream lanes start opensm) or self (ACTIVE with a LID from
-# power-on: mlx5x has no management path yet).
-case $DRIVER in upstream) EMU_PORT=${MLX5X_EMU_PORT:-sm} ;; *) EMU_PORT=${MLX5X_EMU_PORT:-self} ;; esac
+# it; the lanes start opensm) or self (ACTIVE with a LID from power-on).
+# The upstream lanes and every fabric suite are on a subnet; the mlx5x
+# lanes follow MLX5X_PORT (host-lib.sh, the one switch they share with
+# make run).
+if [ "$DRIVER" = upstream ] || [ "$SUITE" = fabric ]; then
+	EMU_PORT=${MLX5X_EMU_PORT:-sm}
+else
+	EMU_PORT=${MLX5X_EMU_PORT:-$MLX5X_PORT}
+fi
 # shellcheck disable=SC2034 # read by hlog
 HLOG_TAG=e2e-$NAME
 RESULTS=${MLX5X_RESULTS:-$TOP/build/results}
 TSV=$RESULTS/e2e-$NAME.tsv
 MD=$TOP/build/results/lane-$NAME.md
 JOB=$TOP/build/e2e/$NAME
-KNOWN=$E2EDIR/known-$DRIVER.txt
+# set_known LANE: the known-failure files of LANE; the mixed lane runs
+# both drivers, so it takes both drivers' entries and its own.
+set_known() {
+	case $1 in
+	mixed) KNOWN=("$E2EDIR/known-upstream.txt" "$E2EDIR/known-mlx5x.txt" "$E2EDIR/known-mixed.txt") ;;
+	*) KNOWN=("$E2EDIR/known-$1.txt") ;;
+	esac
+}
+set_known "$DRIVER"
 mkdir -p "$RESULTS" "$TOP/build/results" "$TOP/build/e2e"
 # Two runs of one lane would share (and wipe) one job dir: serialize them.
 exec 8> "$TOP/build/e2e/.$NAME.lock"
@@ -146,6 +174,27 @@ lane_defaults() {
 	PY_TIMEOUT=${MLX5X_E2E_PY_TIMEOUT:-300}
 	CYCLES=${MLX5X_E2E_CYCLES:-20}
 	PARTS=${MLX5X_E2E_PARTS:-"devinfo pingpong perftest pyverbs"}
+	# The fabric suite binds each function to its driver (driver_override)
+	# and runs its exchanges in one direction, or in both when the two
+	# ends are different drivers (fabric.sh: FABRIC_DIRS).
+	case $DRIVER in
+	mlx5x) FABRIC_DRIVERS=${MLX5X_FABRIC_DRIVERS:-"mlx5x mlx5x"} ;;
+	mixed) FABRIC_DRIVERS=${MLX5X_FABRIC_DRIVERS:-"mlx5_core mlx5x"} ;;
+	*) FABRIC_DRIVERS=${MLX5X_FABRIC_DRIVERS:-"mlx5_core mlx5_core"} ;;
+	esac
+	# Lane all: LANE:DRIVER_A,DRIVER_B:DIRS per phase, in order; the
+	# upstream pair first (the emulator's reference), mlx5x alone last.
+	FABRIC_PHASES=
+	if [ "$DRIVER" = all ]; then
+		FABRIC_PHASES=${MLX5X_FABRIC_PHASES:-"upstream:mlx5_core,mlx5_core:b2a mixed:mlx5_core,mlx5x:b2a,a2b mlx5x:mlx5x,mlx5x:b2a"}
+		# every driver of a phase (what to build)
+		FABRIC_DRIVERS=$(tr ' ' '\n' <<< "$FABRIC_PHASES" | cut -d: -f2 | tr ',' ' ' | paste -sd' ')
+	fi
+	if [ "$DRIVER" = mixed ]; then
+		FABRIC_DIRS=${MLX5X_FABRIC_DIRS:-"b2a a2b"}
+	else
+		FABRIC_DIRS=${MLX5X_FABRIC_DIRS:-b2a}
+	fi
 	# mlx5x also shows itself through the rdma tool and sysfs (observe),
 	# and runs the robustness checks; last, as they unload it.
 	[ "$DRIVER" != mlx5x ] || PARTS=${MLX5X_E2E_PARTS:-"$PARTS observe robust"}
@@ -158,9 +207,10 @@ lane_defaults() {
 		PY_EXCLUDE=${MLX5X_E2E_PY_EXCLUDE:-}
 		VM_TMO=${MLX5X_VM_TIMEOUT:-1500}
 	else
-		# Vendor-specific (DEVX, DR, ...) and other vendors' modules, and
-		# rdmacm (needs IPoIB addressing; waits ~30 s per test without it).
-		PY_EXCLUDE=${MLX5X_E2E_PY_EXCLUDE:-"test_mlx5_*,test_efa*,test_rdmacm,test_cuda*"}
+		# Vendor-specific (DEVX, DR, ...) and other vendors' modules.  The
+		# rdmacm tests need an IPoIB address: the guest brings one up on a
+		# port of a subnet and leaves them out (a skip line) otherwise.
+		PY_EXCLUDE=${MLX5X_E2E_PY_EXCLUDE:-"test_mlx5_*,test_efa*,test_cuda*"}
 		if [ "$SUITE" = faults ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-2100}
 		elif [ "$SUITE" = fwevents ]; then
@@ -169,6 +219,9 @@ lane_defaults() {
 			VM_TMO=${MLX5X_VM_TIMEOUT:-$((FUZZ_TIME + 900))}
 		elif [ "$SUITE" = fabric ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-2400}
+			# two directions: most of the suite twice
+			case $FABRIC_DIRS in *" "*) VM_TMO=${MLX5X_VM_TIMEOUT:-3600} ;; esac
+			[ -z "$FABRIC_PHASES" ] || VM_TMO=${MLX5X_VM_TIMEOUT:-7200}
 		elif [ "$SUITE" = bringup ]; then
 			VM_TMO=${MLX5X_VM_TIMEOUT:-900}
 		else
@@ -201,7 +254,9 @@ write_env() {
 	CYCLES=$CYCLES
 	SUITE_PARTS="$PARTS"
 	MLX5X_PARAMS="${MLX5X_PARAMS:-}"
-	FABRIC_DRIVERS="${MLX5X_FABRIC_DRIVERS:-mlx5_core mlx5_core}"
+	FABRIC_DRIVERS="$FABRIC_DRIVERS"
+	FABRIC_DIRS="$FABRIC_DIRS"
+	FABRIC_PHASES="$FABRIC_PHASES"
 	FABRIC_PARTS="${MLX5X_FABRIC_PARTS:-}"
 	FABRIC_TCP_MIB=${MLX5X_FABRIC_TCP_MIB:-64}
 	FABRIC_NVME_MIB=${MLX5X_FABRIC_NVME_MIB:-32}
@@ -523,6 +578,9 @@ fault_lines() {
 # The messages these events make the drivers log are allowed explicitly
 # (FWEV_DMESG_ALLOW_*); nothing else may appear.
 
+# the fabric suite's first function (A)
+FAB_GUID_A=0x0002c90300fab0a1
+
 FWEV_FW_EV=16.35.4041
 FWEV_FW_ERR=16.35.4042
 FWEV_PP_ITERS=${MLX5X_E2E_FWEV_ITERS:-3000}
@@ -580,7 +638,9 @@ fwev_env() {
 # host_ctl_serve: the guest's requests to the host while the VM runs,
 # "SEQ WORD ARG" in $JOB/ctl-host/req answered "SEQ ok|error DETAIL" in
 # $JOB/ctl-host/ack, as the emulators' --events-ctl: "unplug ID"
-# hot-unplugs QEMU device ID through the QMP socket (qmp.py).
+# hot-unplugs QEMU device ID through the QMP socket (qmp.py); "snapshot
+# PHASE" saves the emulator's reports as they are now for a fabric phase
+# (emu_snapshot).
 host_ctl_serve() {
 	local dir=$JOB/ctl-host seq word arg ans
 	while :; do
@@ -589,6 +649,7 @@ host_ctl_serve() {
 			rm -f "$dir/req"
 			case $word in
 			unplug) ans=$(python3 "$E2EDIR/qmp.py" "$JOB/qmp.sock" device_del "$arg" 150) ;;
+			snapshot) ans=$(emu_snapshot "$arg") ;;
 			*) ans="error unknown request '$word'" ;;
 			esac
 			hlog "guest request $word $arg: $ans"
@@ -596,6 +657,30 @@ host_ctl_serve() {
 		fi
 		sleep 0.2
 	done
+}
+
+# emu_snapshot PHASE: the reports of both functions of the fabric
+# emulator now (SIGUSR1 prints them to emu.out), saved as
+# phase-PHASE/emu-{a,b}-snap.txt; prints "ok" or "error WHY".
+emu_snapshot() {
+	local dir=$JOB/phase-$1 n i
+	mkdir -p "$dir"
+	n=$(grep -c '^dma_refused=' "$JOB/emu.out")
+	kill -USR1 "$EMU_PID" 2>/dev/null || { echo "error the emulator is gone"; return; }
+	for ((i = 0; i < 100; i++)); do
+		[ "$(grep -c '^dma_refused=' "$JOB/emu.out")" -ge $((n + 2)) ] && break
+		sleep 0.1
+	done
+	[ "$(grep -c '^dma_refused=' "$JOB/emu.out")" -ge $((n + 2)) ] ||
+		{ echo "error no reports from the emulator in 10 s"; return; }
+	# the last two reports (each from "emu=" to "dma_refused="), by GUID
+	awk -v d="$dir" -v ga="$FAB_GUID_A" '
+		/^emu=/ { r = ""; on = 1 }
+		on { r = r $0 "\n" }
+		/^guid=/ { g = substr($0, 6) }
+		/^dma_refused=/ && on { rep[g] = r; on = 0 }
+		END { for (g in rep) printf "%s", rep[g] > (d "/emu-" (g == ga ? "a" : "b") "-snap.txt") }' "$JOB/emu.out"
+	echo "ok live_objects $(report_value "$dir/emu-a-snap.txt" live_objects) $(report_value "$dir/emu-b-snap.txt" live_objects)"
 }
 
 start_fwev_emus() {
@@ -696,25 +781,35 @@ fwev_emu_lines() {
 
 # --- result post-processing ----------------------------------------------
 
-# known_list: "id<TAB>reason" for each test entry of the known file.
+# known_files: the lane's known-failure files that exist.
+known_files() {
+	local f
+	for f in "${KNOWN[@]}"; do
+		[ -f "$f" ] && echo "$f"
+	done
+}
+
+# known_list: "id<TAB>reason" for each test entry of the known files.
 known_list() {
-	[ -f "$KNOWN" ] || return 0
-	awk '/^[ \t]*(#|$)/ || $1 == "dmesg" { next }
-		{ id = $1; r = $0; sub(/^[ \t]*[^ \t]+[ \t]*/, "", r); print id "\t" r }' "$KNOWN"
+	known_files | while read -r f; do
+		awk '/^[ \t]*(#|$)/ || $1 == "dmesg" { next }
+			{ id = $1; r = $0; sub(/^[ \t]*[^ \t]+[ \t]*/, "", r); print id "\t" r }' "$f"
+	done
 }
 
 # known_dmesg: the extended regexes of "dmesg /ERE/ reason" entries
 # (the ERE cannot contain a slash).
 known_dmesg() {
-	[ -f "$KNOWN" ] || return 0
-	sed -n 's|^dmesg[ \t]*/\([^/]*\)/.*|\1|p' "$KNOWN"
+	known_files | while read -r f; do
+		sed -n 's|^dmesg[ \t]*/\([^/]*\)/.*|\1|p' "$f"
+	done
 }
 
 # apply_known IN OUT: known failures become skips; known ones that pass
 # are flagged; a pyverbs module whose failures are all known passes.
 apply_known() {
 	known_list > "$JOB/known.tsv"
-	awk -F'\t' -v OFS='\t' -v knownfile="$(basename "$KNOWN")" '
+	awk -F'\t' -v OFS='\t' -v knownfile="$(known_files | xargs -r -n1 basename | paste -sd' ')" '
 	FILENAME == ARGV[1] { known[$1] = $2; next }
 	FILENAME == ARGV[2] { tstat[$1] = $2; next }
 	{
@@ -764,7 +859,7 @@ check_dmesg() {
 	case $DRIVER in
 	rxe) pat='rxe|rdma|ib_|infiniband' ;;
 	upstream) pat='mlx5|rdma|ib_|infiniband' ;;
-	mlx5x) pat='mlx5x|mlx5|rdma|ib_|infiniband' ;;
+	mlx5x | mixed) pat='mlx5x|mlx5|rdma|ib_|infiniband' ;;
 	esac
 	allow=$(known_dmesg | paste -sd'|')
 	if [ "$SUITE" = fwevents ]; then
@@ -930,7 +1025,7 @@ write_md() {
 		echo "# e2e lane $DRIVER, suite $SUITE${KSUFFIX:+, $GUEST_KERNEL kernel}"
 		echo
 		echo "$(date -u '+%Y-%m-%d %H:%M UTC'), guest kernel ${KREL:-?}, lane wall $((SECONDS - T0)) s." \
-			"Job dir: build/e2e/$NAME/."
+			"Job dir: ${JOB#"$TOP"/}/."
 		echo
 		printf '%s passed, %s failed, %s skipped\n\n' \
 			"$(grep -cP '\tpass\t' "$TSV")" "$(grep -cP '\tfail\t' "$TSV")" \
@@ -959,14 +1054,126 @@ write_md() {
 			grep -P '^[^\t]*/pyverbs/test_[a-z0-9_]*\t' "$TSV" |
 				awk -F'\t' '{ m = $1; sub(/.*\/pyverbs\//, "", m); printf "| %s | %s | %s |\n", m, $2, $3 }'
 		fi
-		f=$KNOWN
-		if [ -f "$f" ]; then
+		f=$(known_files | xargs -r -n1 basename | paste -sd' ')
+		if [ -n "$f" ]; then
 			echo
-			echo "Known failures ($(basename "$f")):"
+			echo "Known failures ($f):"
 			echo
 			known_list | awk -F'\t' '{ printf "- `%s`: %s\n", $1, $2 }'
 		fi
 	} > "$MD"
+}
+
+# lane_results: the lane's result lines from its job dir (JOB) and the
+# host's checks, known failures applied, into TSV; then its table (MD).
+lane_results() {
+	local t
+	touch "$JOB/results.tsv" "$JOB/pyverbs-tests.tsv"
+	{
+		if [ "$SUITE" = faults ]; then
+			fault_lines
+		else
+			cat "$JOB/results.tsv"
+		fi
+		vm_line "$vmrc"
+		check_dmesg
+		[ "$GUEST_KERNEL" != debug ] || check_debug_dmesg
+		if [ "$SUITE" = fwevents ]; then
+			fwev_emu_lines
+		elif [ "$DRIVER" != rxe ] && [ "$SUITE" != faults ]; then
+			if [ -n "$EMU_TAGS" ]; then
+				for t in $EMU_TAGS; do
+					check_emu_report "$t"
+				done
+			else
+				check_emu_report
+			fi
+		fi
+		[ "$SUITE" != fabric ] || check_emu_link
+		# The fuzzer never rings a doorbell: the device saw no bad access.
+		if [ "$SUITE" = fuzz ] && [ -z "$EMU_TAGS" ]; then
+			check_emu_violations "$JOB/emu-report.txt" ""
+		elif [ "$SUITE" = fuzz ]; then
+			for t in $EMU_TAGS; do
+				check_emu_violations "$JOB/emu-$t-report.txt" "-$t"
+			done
+		fi
+	} > "$JOB/raw.tsv"
+	if [ "$SUITE/$DRIVER" = fuzz/upstream ]; then
+		fuzz_upstream_info "$JOB/raw.tsv" "$JOB/raw-info.tsv"
+		mv "$JOB/raw-info.tsv" "$JOB/raw.tsv"
+	fi
+	apply_known "$JOB/raw.tsv" "$JOB/final.tsv"
+	awk -F'\t' -v OFS='\t' -v p="$DRIVER" 'NF { $1 = p "/" $1; print }' "$JOB/final.tsv" > "$TSV"
+	write_md
+}
+
+# phase_report SNAP PREV OUT: the emulator report SNAP with the counters
+# that add up over a boot (rule violations, device errors, commands
+# checked, packets) made those since the report PREV.
+phase_report() {
+	[ "$1" != /dev/null ] || { rm -f "$3"; return; }
+	awk -F= -v OFS='=' -v acc=" $(tr -s ' \t\n' ' ' <<< "$EMU_VIOLATIONS") " '
+		FILENAME == ARGV[1] { prev[$1] = $2; next }
+		$2 ~ /^[0-9]+$/ && ($1 == "violations" || $1 ~ /^viol_/ ||
+			$1 == "cmds_checked_reserved" || $1 == "eng_pkts" ||
+			index(acc, " " $1 " ")) { $2 = $2 - prev[$1] }
+		{ print }' "$2" "$1" > "$3"
+}
+
+# phase_results: lane all: each phase's results as its own lane's, from
+# its directory phase-LANE of the job dir: its guest lines, the kernel
+# log from its marker on, the emulator's reports as the guest left them
+# (the last phase's are the exit reports); returns the failures.
+phase_results() {
+	local top=$JOB ph lane prev_a=/dev/null prev_b=/dev/null first=1 d f src fails=0 last
+	for ph in $FABRIC_PHASES; do last=$ph; done
+	for ph in $FABRIC_PHASES; do
+		lane=${ph%%:*}
+		d=$top/phase-$lane
+		mkdir -p "$d"
+		cp "$top/vm-run.txt" "$d/" 2>/dev/null
+		cp "$top/console.log" "$d/" 2>/dev/null
+		awk -v m="mlx5x-e2e: fabric phase $lane:" -v on="$first" '
+			index($0, "mlx5x-e2e: fabric phase ") { on = index($0, m) > 0 } on' \
+			"$top/dmesg-raw.txt" > "$d/dmesg-raw.txt" 2>/dev/null
+		for f in a b; do
+			src=$d/emu-$f-snap.txt
+			[ "$ph" != "$last" ] || src=$top/emu-$f-report.txt
+			[ -s "$src" ] || src=/dev/null
+			if [ "$f" = a ]; then
+				phase_report "$src" "$prev_a" "$d/emu-a-report.txt"
+				prev_a=$src
+			else
+				phase_report "$src" "$prev_b" "$d/emu-b-report.txt"
+				prev_b=$src
+			fi
+		done
+		cp "$top/emu.out" "$d/" 2>/dev/null
+		JOB=$d DRIVER=$lane NAME=$lane-$SUITE
+		set_known "$lane"
+		TSV=$RESULTS/e2e-$NAME.tsv
+		MD=$TOP/build/results/lane-$NAME.md
+		EMU_TAGS="a b"
+		lane_results
+		lane_summary || fails=$((fails + 1))
+		first=0
+	done
+	JOB=$top
+	return $fails
+}
+
+# lane_summary: one line for the lane's counts; 1 on failures
+lane_summary() {
+	local pass fail skip
+	pass=$(grep -cP '\tpass\t' "$TSV")
+	fail=$(grep -cP '\tfail\t' "$TSV")
+	skip=$(grep -cP '\tskip\t' "$TSV")
+	hlog "lane $NAME: $pass pass, $fail fail, $skip skip in $((SECONDS - T0)) s; table: ${MD#"$TOP"/}"
+	if [ "$fail" -ne 0 ]; then
+		grep -P '\tfail\t' "$TSV" | sed 's/^/    FAIL /' >&2
+		return 1
+	fi
 }
 
 # --- main ----------------------------------------------------------------
@@ -979,7 +1186,7 @@ boot_lane() {
 	local missing=()
 	# The fabric suite may bind one function to mlx5x (driver_override).
 	if [ "$DRIVER" = mlx5x ] || { [ "$SUITE" = fabric ] &&
-		[[ " ${MLX5X_FABRIC_DRIVERS:-} " == *" mlx5x "* ]]; }; then
+		[[ " $FABRIC_DRIVERS " == *" mlx5x "* ]]; }; then
 		if build_ko "$JOB"; then
 			hlog "mlx5x.ko built: $(stat -c %s "$JOB/mlx5x.ko") bytes"
 		else
@@ -1003,11 +1210,17 @@ boot_lane() {
 	if [ "$SUITE" = faults ]; then
 		start_fault_emus || fail_early "$MISSING"
 	elif [ "$SUITE" = fabric ]; then
-		start_emu_link "$JOB" 0x0002c90300fab0a1 0x0002c90300fab0b1 --port "$EMU_PORT" ||
+		start_emu_link "$JOB" "$FAB_GUID_A" 0x0002c90300fab0b1 --port "$EMU_PORT" ||
 			fail_early "$MISSING"
-		hlog "emulator listening (pid $EMU_PID): two functions, ports linked, port mode $EMU_PORT"
+		hlog "emulator listening (pid $EMU_PID): two functions, ports linked, port mode $EMU_PORT; drivers $FABRIC_DRIVERS"
 		SOCKOPT=(-s vfu-a.sock -s vfu-b.sock)
 		EMU_TAGS="a b"
+		if [ -n "$FABRIC_PHASES" ]; then
+			# the guest asks for the emulator's reports between phases
+			mkdir -p "$JOB/ctl-host"
+			host_ctl_serve &
+			HOSTCTL_PID=$!
+		fi
 	elif [ "$SUITE" = fwevents ]; then
 		start_fwev_emus || fail_early "$MISSING"
 		# ev is the first function: vfu0 in QEMU (FWEV_QMP_EV)
@@ -1058,51 +1271,11 @@ else
 	boot_lane
 fi
 
-touch "$JOB/results.tsv" "$JOB/pyverbs-tests.tsv"
-{
-	if [ "$SUITE" = faults ]; then
-		fault_lines
-	else
-		cat "$JOB/results.tsv"
-	fi
-	vm_line "$vmrc"
-	check_dmesg
-	[ "$GUEST_KERNEL" != debug ] || check_debug_dmesg
-	if [ "$SUITE" = fwevents ]; then
-		fwev_emu_lines
-	elif [ "$DRIVER" != rxe ] && [ "$SUITE" != faults ]; then
-		if [ -n "$EMU_TAGS" ]; then
-			for t in $EMU_TAGS; do
-				check_emu_report "$t"
-			done
-		else
-			check_emu_report
-		fi
-	fi
-	[ "$SUITE" != fabric ] || check_emu_link
-	# The fuzzer never rings a doorbell: the device saw no bad access.
-	if [ "$SUITE" = fuzz ] && [ -z "$EMU_TAGS" ]; then
-		check_emu_violations "$JOB/emu-report.txt" ""
-	elif [ "$SUITE" = fuzz ]; then
-		for t in $EMU_TAGS; do
-			check_emu_violations "$JOB/emu-$t-report.txt" "-$t"
-		done
-	fi
-} > "$JOB/raw.tsv"
-if [ "$SUITE/$DRIVER" = fuzz/upstream ]; then
-	fuzz_upstream_info "$JOB/raw.tsv" "$JOB/raw-info.tsv"
-	mv "$JOB/raw-info.tsv" "$JOB/raw.tsv"
+if [ -n "$FABRIC_PHASES" ]; then
+	# the lanes' own files hold the results (this one only an early failure)
+	[ -s "$TSV" ] || rm -f "$TSV"
+	phase_results
+	exit $(($? > 0))
 fi
-apply_known "$JOB/raw.tsv" "$JOB/final.tsv"
-awk -F'\t' -v OFS='\t' -v p="$DRIVER" 'NF { $1 = p "/" $1; print }' "$JOB/final.tsv" > "$TSV"
-
-write_md
-pass=$(grep -cP '\tpass\t' "$TSV")
-fail=$(grep -cP '\tfail\t' "$TSV")
-skip=$(grep -cP '\tskip\t' "$TSV")
-hlog "lane $NAME: $pass pass, $fail fail, $skip skip in $((SECONDS - T0)) s; table: ${MD#"$TOP"/}"
-if [ "$fail" -ne 0 ]; then
-	grep -P '\tfail\t' "$TSV" | sed 's/^/    FAIL /' >&2
-	exit 1
-fi
-exit 0
+lane_results
+lane_summary

@@ -5,7 +5,10 @@
 # test VM with the emulated HCA attached, load mlx5x, show ibv_devinfo and
 # real RDMA exchanges (ibv_rc_pingpong between two RC QPs on mlx5x_0, in
 # poll and in event mode), unload.  What is not built yet is said plainly,
-# and the VM still boots to show the driver-less state.
+# and the VM still boots to show the driver-less state.  The emulated port
+# is MLX5X_PORT's (host-lib.sh; MLX5X_EMU_PORT overrides): on a port of a
+# subnet (sm) the HCA has a link partner (a second function, linked back
+# to back) and the guest shows opensm bringing the port up.
 #
 # Transcript: build/demo/transcript.txt (the guest's output); the whole
 # console in build/demo/console.log.  Exit 0 only when the demo ran.
@@ -50,9 +53,20 @@ fi
 
 cp "$VMDIR/demo-guest.sh" "$JOB/run.sh"
 chmod +x "$JOB/run.sh"
+EMU_PORT=${MLX5X_EMU_PORT:-$MLX5X_PORT}
+echo "PORT=$EMU_PORT" > "$JOB/demo.env"
+# the report of the demo's function (emu-a-report.txt beside a partner)
+REPORT=$JOB/emu-report.txt
 SOCKOPT=()
-if [ $emu_ok -eq 1 ]; then
-	if start_emu "$JOB" 0x0002c90300d30001; then
+if [ $emu_ok -eq 1 ] && [ "$EMU_PORT" = sm ]; then
+	if start_emu_link "$JOB" 0x0002c90300d30001 0x0002c90300d3000f --port sm; then
+		SOCKOPT=(-s vfu-a.sock -s vfu-b.sock)
+		REPORT=$JOB/emu-a-report.txt
+	else
+		missing+=("$MISSING")
+	fi
+elif [ $emu_ok -eq 1 ]; then
+	if start_emu "$JOB" 0x0002c90300d30001 "" --port "$EMU_PORT"; then
 		SOCKOPT=(-s vfu.sock)
 	else
 		missing+=("$MISSING")
@@ -75,23 +89,25 @@ echo
 echo "================ transcript (build/demo/transcript.txt) ================"
 cat "$JOB/transcript.txt" 2>/dev/null || tail -n 20 "$JOB/console.log"
 echo "========================================================================"
-if [ -s "$JOB/emu-report.txt" ]; then
+if [ -s "$REPORT" ]; then
 	# The figures that say the exchange was real and nothing leaked.
-	echo "emulated ConnectX after the run (full report: build/demo/emu-report.txt):"
+	echo "emulated ConnectX after the run (port mode $EMU_PORT; full report: build/demo/${REPORT##*/}):"
 	for k in live_objects pages_held cmds cmds_failed created_qp eng_pkts eng_cqes eng_cq_events; do
-		printf '  %-14s %s\n' "$k" "$(report_value "$JOB/emu-report.txt" "$k")"
+		printf '  %-14s %s\n' "$k" "$(report_value "$REPORT" "$k")"
 	done
 fi
 for m in "${missing[@]}"; do
 	echo "MISSING: $m"
 done
 leak=0
-if [ -s "$JOB/emu-report.txt" ] &&
-	{ [ "$(report_value "$JOB/emu-report.txt" live_objects)" != 0 ] ||
-		[ "$(report_value "$JOB/emu-report.txt" pages_held)" != 0 ]; }; then
-	echo "the emulated ConnectX still holds objects or pages after rmmod"
-	leak=1
-fi
+for r in "$JOB"/emu-report.txt "$JOB"/emu-[ab]-report.txt; do
+	[ -s "$r" ] || continue
+	if [ "$(report_value "$r" live_objects)" != 0 ] ||
+		[ "$(report_value "$r" pages_held)" != 0 ]; then
+		echo "the emulated ConnectX still holds objects or pages after rmmod (${r##*/})"
+		leak=1
+	fi
+done
 if [ $rc -eq 0 ] && [ ${#missing[@]} -eq 0 ] && [ $leak -eq 0 ]; then
 	echo "make run: demo complete."
 	exit 0

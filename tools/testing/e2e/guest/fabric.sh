@@ -9,16 +9,23 @@
 #   fabric/ports         both ACTIVE, distinct LIDs (SM-assigned with opensm)
 #   diag/*               ibstat, sminfo, ibnetdiscover, saquery, smpquery,
 #                        perfquery (its counters move with traffic)
-#   cross/*              RC/UC/UD pingpong and perftest, A serves, B calls
+#   cross/*              RC/UC/UD pingpong and perftest between the HCAs
 #   ipoib/*              IPoIB on both ports, B's interface in its own
 #                        network namespace: ping, a TCP transfer
 #   cm/*                 rdma_cm: rping, ucmatose, ib_send_lat -R (B's end in
 #                        the namespace) and the pyverbs rdmacm tests
-#   nvmeof/*             nvmet-rdma target on A, nvme-rdma host on B, fio
+#   nvmeof/*             nvmet-rdma target on one HCA, nvme-rdma host on the
+#                        other, fio
+# Directions (FABRIC_DIRS): X2Y puts the end that opens an exchange (the
+# client, the NVMe host, the TCP sender) on HCA X and the end that serves
+# on Y.  A lane with one driver runs one direction (b2a; a2b for the TCP
+# transfer) under the plain names above; the mixed lane (upstream on A,
+# mlx5x on B) runs the cross, cm, TCP and NVMe steps in both, named
+# GROUP/DIR/TEST (cross/a2b/ib_read_bw, nvmeof/b2a/fio).
 # A step whose prerequisite is missing (no SM: the port configures itself;
 # no IPoIB carrier) is recorded as a skip naming the reason, never a pass.
-# Knobs (job.env): FABRIC_DRIVERS FABRIC_PARTS FABRIC_TCP_MIB
-# FABRIC_NVME_MIB PP_ITERS PERF_ITERS PERF_BW_ITERS PY_TIMEOUT.
+# Knobs (job.env): FABRIC_DRIVERS FABRIC_DIRS FABRIC_PARTS FABRIC_TCP_MIB
+# FABRIC_NVME_MIB PP_ITERS PERF_ITERS PERF_BW_ITERS PY_TIMEOUT MLX5X_PARAMS.
 
 FAB_NET=10.77.0
 FAB_ADDR_A=$FAB_NET.1
@@ -28,6 +35,35 @@ FAB_NQN=nqn.2024-01.org.mlx5x:fabric
 HAVE_SM=0
 IPOIB_UP=0
 NO_SM_WHY="the ports configured themselves (emulator without an SMA): no subnet manager, no SA"
+# Reads outstanding per QP in the read and atomic tests (the emulated
+# device allows 16: log_max_ra_req_qp 4); several, so responses overlap.
+FAB_OUTS=8
+read -ra FAB_DIRS <<< "${FABRIC_DIRS:-b2a}"
+# where the results go: /job, or a phase's directory (fabric_phase)
+FAB_OUT=/job
+
+# fab_roles DIR: the two ends of direction DIR: SRV_* serves, CLI_* opens;
+# *_PRE is the prefix that runs a command in that end's network namespace
+# (B's, while its interface lives there: see fabric_ipoib).
+fab_roles() {
+	FAB_DIR=$1
+	if [ "$1" = a2b ]; then
+		SRV_DEV=$DEV_B SRV_ADDR=$FAB_ADDR_B CLI_DEV=$DEV_A CLI_ADDR=$FAB_ADDR_A
+		SRV_PRE=(ip netns exec "$FAB_NS") CLI_PRE=()
+	else
+		SRV_DEV=$DEV_A SRV_ADDR=$FAB_ADDR_A CLI_DEV=$DEV_B CLI_ADDR=$FAB_ADDR_B
+		SRV_PRE=() CLI_PRE=(ip netns exec "$FAB_NS")
+	fi
+}
+
+# fab_name GROUP TEST: the result name in the current direction.
+fab_name() {
+	if [ ${#FAB_DIRS[@]} -gt 1 ]; then
+		echo "$1/$FAB_DIR/$2"
+	else
+		echo "$1/$2"
+	fi
+}
 
 # Mellanox functions in bus order: the first is the emulator's vfu-a.
 fab_functions() {
@@ -69,13 +105,18 @@ wait_both_active() {
 }
 
 # Bind each function to the driver FABRIC_DRIVERS names for it (default
-# mlx5_core for both): driver_override, so a later comparison can run
-# upstream on one function and mlx5x on the other.
+# mlx5_core for both): driver_override, so one VM can run upstream on one
+# function and mlx5x on the other.  A function bound to another driver
+# (an earlier phase's) is unbound first; fabric_setup probes it anew.
 fabric_bind() {
-	local log=$1 i=0 f drv drivers
+	local log=$1 i=0 f drv drivers cur
 	read -ra drivers <<< "${FABRIC_DRIVERS:-mlx5_core mlx5_core}"
 	for f in $FNS; do
 		drv=${drivers[$i]:-mlx5_core}
+		cur=$(basename "$(readlink "/sys/bus/pci/devices/$f/driver" 2>/dev/null)" 2>/dev/null)
+		if [ -n "$cur" ] && [ "$cur" != "$drv" ]; then
+			echo "$f" > "/sys/bus/pci/devices/$f/driver/unbind" || return 1
+		fi
 		echo "$drv" > "/sys/bus/pci/devices/$f/driver_override" || return 1
 		echo "$f -> $drv" >> "$log"
 		case $drv in
@@ -84,6 +125,16 @@ fabric_bind() {
 		*) echo "unknown driver $drv" >> "$log"; return 1 ;;
 		esac
 		i=$((i + 1))
+	done
+}
+
+# fab_probe_unbound: probe the functions an earlier phase left unbound
+# (their drivers loaded already, so nothing probes them by itself)
+fab_probe_unbound() {
+	local f
+	for f in $FNS; do
+		[ -e "/sys/bus/pci/devices/$f/driver" ] && continue
+		echo "$f" > /sys/bus/pci/drivers_probe || return 1
 	done
 }
 
@@ -104,9 +155,11 @@ fabric_setup() {
 		if [ "$NEED_UPSTREAM" = 1 ]; then
 			timeout -k 5 120 modprobe mlx5_core && timeout -k 5 120 modprobe mlx5_ib
 		fi &&
-		if [ "$NEED_MLX5X" = 1 ]; then
-			timeout -k 5 120 insmod /job/mlx5x.ko
-		fi
+		if [ "$NEED_MLX5X" = 1 ] && [ ! -d /sys/module/mlx5x ]; then
+			# shellcheck disable=SC2086 # name=value parameters
+			timeout -k 5 120 insmod /job/mlx5x.ko $MLX5X_PARAMS
+		fi &&
+		fab_probe_unbound
 	} >> "$log" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ]; then
@@ -134,20 +187,20 @@ fabric_setup() {
 	record fabric/setup pass "$1 $DEV_A (guid $a), $2 $DEV_B (guid $b) after $(elapsed "$T_LOAD") s"
 }
 
-# opensm on port A, unless the ports are ACTIVE already (self-configured)
+# opensm on port A, unless the ports configured themselves: each has a
+# LID from power-on and is its own SM (a port waiting for an SM has LID 0;
+# one an SM configured before has B's SM LID at A)
 fabric_opensm() {
-	local guid
-	# Give a self-configuring port the time to show it (it is ACTIVE
-	# once the driver is up); a port waiting for an SM stays INIT.
-	wait_both_active 5
-	if [ "$(fab_state "$DEV_A")" = 4 ] && [ "$(fab_state "$DEV_B")" = 4 ] &&
-		[ "$(fab_sm_lid "$DEV_A")" = "$(fab_lid "$DEV_A")" ]; then
-		record fabric/opensm skip "$NO_SM_WHY (ports ACTIVE with LIDs $(fab_lid "$DEV_A") and $(fab_lid "$DEV_B") before any SM)"
+	local guid lb
+	lb=$(fab_lid "$DEV_B")
+	if [ "$(fab_lid "$DEV_A")" != 0 ] && [ "$lb" != 0 ] &&
+		[ "$(fab_sm_lid "$DEV_B")" = "$lb" ] && wait_both_active 30; then
+		record fabric/opensm skip "$NO_SM_WHY (ports ACTIVE with LIDs $(fab_lid "$DEV_A") and $lb before any SM)"
 		return 0
 	fi
 	guid=0x$(fab_guid "$DEV_A")
 	if ! start_opensm "$DEV_A" 180 || ! wait_both_active 60; then
-		record fabric/opensm fail "port states: $DEV_A $(fab_state "$DEV_A"), $DEV_B $(fab_state "$DEV_B"); opensm: $(excerpt "$LOGS/opensm.out") $(grep -iE 'err|fail' "$LOGS/opensm.log" 2>/dev/null | tail -n 2 | tr '\n' ' ' | cut -c1-200)"
+		record fabric/opensm fail "port states: $DEV_A $(fab_state "$DEV_A"), $DEV_B $(fab_state "$DEV_B"); opensm: ${SM_ERR:-$(excerpt "$LOGS/opensm.out")} $(grep -iE 'err|fail' "$LOGS/opensm.log" 2>/dev/null | tail -n 2 | tr '\n' ' ' | cut -c1-200)"
 		return 1
 	fi
 	HAVE_SM=1
@@ -268,25 +321,28 @@ fabric_perfquery_after() {
 
 # --- traffic between the two HCAs -----------------------------------------
 
-# cross_pingpong NAME PROGRAM ARGS...: server on A, client on B
+# cross_pingpong TEST PROGRAM ARGS...: across the link in the current
+# direction (the TCP exchange of the two ends stays in the guest)
 cross_pingpong() {
-	local name=$1
+	local name
+	name=$(fab_name cross "$1")
 	shift
-	PAIR_SRV=(-d "$DEV_A")
-	PAIR_CLI=(-d "$DEV_B")
+	PAIR_SRV=(-d "$SRV_DEV")
+	PAIR_CLI=(-d "$CLI_DEV")
 	if run_pair "$name" "$PP_TIMEOUT" "$@" -n "$PP_ITERS"; then
-		pingpong_record "$name" "$PP_ITERS iters $DEV_B -> $DEV_A"
+		pingpong_record "$name" "$PP_ITERS iters $CLI_DEV -> $SRV_DEV"
 	else
 		record "$name" fail "$PAIR_ERR"
 	fi
 }
 
-# cross_perftest NAME KIND ITERS PROGRAM ARGS...
+# cross_perftest TEST KIND ITERS PROGRAM ARGS...
 cross_perftest() {
-	local name=$1 kind=$2 iters=$3
+	local name kind=$2 iters=$3
+	name=$(fab_name cross "$1")
 	shift 3
-	PAIR_SRV=(-d "$DEV_A")
-	PAIR_CLI=(-d "$DEV_B")
+	PAIR_SRV=(-d "$SRV_DEV")
+	PAIR_CLI=(-d "$CLI_DEV")
 	if run_pair "$name" "$PERF_TIMEOUT" "$@" -F -n "$iters"; then
 		perftest_record "$name" "$kind"
 	else
@@ -295,18 +351,24 @@ cross_perftest() {
 }
 
 fabric_cross() {
-	local s
+	local s d
 	fabric_perfquery_before
-	for s in 1 4096 65536; do
-		cross_pingpong "cross/rc/poll/s$s" ibv_rc_pingpong -s "$s"
+	for d in "${FAB_DIRS[@]}"; do
+		fab_roles "$d"
+		for s in 1 4096 65536; do
+			cross_pingpong "rc/poll/s$s" ibv_rc_pingpong -s "$s"
+		done
+		cross_pingpong rc/event/s4096 ibv_rc_pingpong -s 4096 -e
+		cross_pingpong uc/s4096 ibv_uc_pingpong -s 4096
+		cross_pingpong ud/s1024 ibv_ud_pingpong -s 1024
+		cross_perftest ib_send_lat lat "$PERF_ITERS" ib_send_lat
+		cross_perftest ib_write_bw bw "$PERF_BW_ITERS" ib_write_bw
+		# the responder serves FAB_OUTS reads (atomics) at once
+		cross_perftest ib_read_lat lat "$PERF_ITERS" ib_read_lat -o "$FAB_OUTS"
+		cross_perftest ib_read_bw bw "$PERF_BW_ITERS" ib_read_bw -o "$FAB_OUTS"
+		cross_perftest ib_atomic_bw bw "$PERF_BW_ITERS" ib_atomic_bw -o "$FAB_OUTS"
+		cross_perftest ib_send_bw bw "$PERF_BW_ITERS" ib_send_bw
 	done
-	cross_pingpong cross/rc/event/s4096 ibv_rc_pingpong -s 4096 -e
-	cross_pingpong cross/uc/s4096 ibv_uc_pingpong -s 4096
-	cross_pingpong cross/ud/s1024 ibv_ud_pingpong -s 1024
-	cross_perftest cross/ib_send_lat lat "$PERF_ITERS" ib_send_lat
-	cross_perftest cross/ib_write_bw bw "$PERF_BW_ITERS" ib_write_bw
-	cross_perftest cross/ib_read_lat lat "$PERF_ITERS" ib_read_lat
-	cross_perftest cross/ib_send_bw bw "$PERF_BW_ITERS" ib_send_bw
 	fabric_perfquery_after
 }
 
@@ -315,13 +377,25 @@ fabric_cross() {
 fab_netdev() { ls "/sys/class/infiniband/$1/device/net/" 2>/dev/null | head -n1; }
 in_ns() { ip netns exec "$FAB_NS" "$@"; }
 
-IPOIB_PARTS="ipoib/up ipoib/ping ipoib/ping-mtu ipoib/ping-64k ipoib/ping-back ipoib/tcp"
+IPOIB_PARTS="ipoib/up ipoib/ping ipoib/ping-mtu ipoib/ping-64k ipoib/ping-back"
+
+# the TCP transfers' names: one per direction on a lane of two
+ipoib_tcp_names() {
+	local d
+	if [ ${#FAB_DIRS[@]} -gt 1 ]; then
+		for d in "${FAB_DIRS[@]}"; do
+			echo "ipoib/$d/tcp"
+		done
+	else
+		echo ipoib/tcp
+	fi
+}
 
 fabric_ipoib() {
-	local log t0 end n
+	local log t0 end n d
 	log=$(logname ipoib/up)
 	if [ $HAVE_SM = 0 ]; then
-		for n in $IPOIB_PARTS; do
+		for n in $IPOIB_PARTS $(ipoib_tcp_names); do
 			record "$n" skip "IPoIB joins its broadcast group through the SA: $NO_SM_WHY"
 		done
 		return
@@ -360,7 +434,7 @@ fabric_ipoib() {
 	if [ "$(cat "/sys/class/net/$IF_A/carrier" 2>/dev/null)" != 1 ] ||
 		[ "$(in_ns cat "/sys/class/net/$IF_B/carrier" 2>/dev/null)" != 1 ]; then
 		record ipoib/up fail "no carrier after 120 s (broadcast group joined?): $(dmesg_tail ib[0-9])"
-		for n in ${IPOIB_PARTS#ipoib/up }; do
+		for n in ${IPOIB_PARTS#ipoib/up } $(ipoib_tcp_names); do
 			record "$n" skip "no IPoIB carrier (ipoib/up failed)"
 		done
 		return
@@ -376,7 +450,16 @@ fabric_ipoib() {
 	fab_ping ipoib/ping-mtu init -c 5 -i 0.2 -M "do" -s $((IPOIB_MTU - 28)) "$FAB_ADDR_B"
 	fab_ping ipoib/ping-64k init -c 3 -i 0.5 -s 60000 "$FAB_ADDR_B"
 	fab_ping ipoib/ping-back "$FAB_NS" -c 3 -i 0.2 "$FAB_ADDR_A"
-	fab_tcp
+	if [ ${#FAB_DIRS[@]} -gt 1 ]; then
+		for d in "${FAB_DIRS[@]}"; do
+			fab_roles "$d"
+			fab_tcp
+		done
+	else
+		fab_roles a2b
+		fab_tcp
+	fi
+	rm -f /tmp/fab-tx
 }
 
 # fab_ping NAME NETNS(init: the initial one) PING-ARGS...: every echo
@@ -396,102 +479,135 @@ fab_ping() {
 	fi
 }
 
-# a TCP transfer from A to B's namespace, checked with sha256
+# a TCP transfer from the current direction's client to its server (one
+# of them in B's namespace), checked with sha256
 fab_tcp() {
-	local log mib=${FABRIC_TCP_MIB:-64} port=5201 spid t0 secs tx rx end
-	log=$(logname ipoib/tcp)
-	head -c $((mib << 20)) /dev/urandom > /tmp/fab-tx
+	local log mib=${FABRIC_TCP_MIB:-64} port=5201 spid t0 secs tx rx end name
+	name=$(fab_name ipoib tcp)
+	log=$(logname "$name")
+	# one random file (and its digest) for every direction: under TCG
+	# making 64 MiB of it takes longer than sending them
+	if [ ! -s /tmp/fab-tx ]; then
+		head -c $((mib << 20)) /dev/urandom > /tmp/fab-tx
+		FAB_TX_SHA=$(sha256sum < /tmp/fab-tx | cut -c1-64)
+	fi
+	tx=$FAB_TX_SHA
 	rm -f /tmp/fab-rx
-	in_ns timeout -k 5 600 socat -u \
-		"TCP-LISTEN:$port,bind=$FAB_ADDR_B,reuseaddr" CREATE:/tmp/fab-rx \
+	"${SRV_PRE[@]}" timeout -k 5 600 socat -u \
+		"TCP-LISTEN:$port,bind=$SRV_ADDR,reuseaddr" CREATE:/tmp/fab-rx \
 		> "$log.server" 2>&1 &
 	spid=$!
 	end=$((SECONDS + 30))
 	while [ $SECONDS -lt $end ] &&
-		[ -z "$(in_ns ss -Hltn "sport = :$port" 2>/dev/null)" ]; do
+		[ -z "$("${SRV_PRE[@]}" ss -Hltn "sport = :$port" 2>/dev/null)" ]; do
 		sleep 0.2
 	done
 	t0=$(uptime_s)
-	timeout -k 5 600 socat -u OPEN:/tmp/fab-tx "TCP:$FAB_ADDR_B:$port" > "$log" 2>&1
+	"${CLI_PRE[@]}" timeout -k 5 600 socat -u OPEN:/tmp/fab-tx "TCP:$SRV_ADDR:$port" > "$log" 2>&1
 	wait "$spid"
 	secs=$(elapsed "$t0")
-	tx=$(sha256sum < /tmp/fab-tx | cut -c1-64)
 	rx=$(sha256sum < /tmp/fab-rx 2>/dev/null | cut -c1-64)
 	if [ "$tx" = "$rx" ]; then
 		local rate
 		rate=$(awk -v m="$mib" -v s="$secs" 'BEGIN { printf "%.1f", (s > 0 ? m / s : 0) }')
-		perf ipoib/tcp throughput "$rate" MiB/s
-		record ipoib/tcp pass "$mib MiB A -> B in $secs s ($rate MiB/s), sha256 ${tx:0:16}... matches"
+		perf "$name" throughput "$rate" MiB/s
+		record "$name" pass "$mib MiB $CLI_ADDR -> $SRV_ADDR in $secs s ($rate MiB/s), sha256 ${tx:0:16}... matches"
 	else
-		record ipoib/tcp fail "sha256 differs (sent ${tx:0:16}, received ${rx:0:16}, $(stat -c %s /tmp/fab-rx 2>/dev/null) bytes): $(excerpt "$log") $(excerpt "$log.server")"
+		record "$name" fail "sha256 differs (sent ${tx:0:16}, received ${rx:0:16}, $(stat -c %s /tmp/fab-rx 2>/dev/null) bytes): $(excerpt "$log") $(excerpt "$log.server")"
 	fi
-	rm -f /tmp/fab-tx /tmp/fab-rx
+	rm -f /tmp/fab-rx
 }
 
 # --- rdma_cm ------------------------------------------------------------------
 
-CM_PARTS="cm/rping cm/ucmatose cm/ib_send_lat_R pyverbs/test_rdmacm"
+CM_TESTS="rping ucmatose ib_send_lat_R"
 
 fabric_cm() {
-	local n
+	local n d
 	if [ $IPOIB_UP = 0 ]; then
-		for n in $CM_PARTS; do
-			record "$n" skip "rdma_cm resolves IPoIB addresses: no IPoIB carrier"
+		for d in "${FAB_DIRS[@]}"; do
+			fab_roles "$d"
+			for n in $CM_TESTS; do
+				record "$(fab_name cm "$n")" skip "rdma_cm resolves IPoIB addresses: no IPoIB carrier"
+			done
 		done
+		record pyverbs/test_rdmacm skip "rdma_cm resolves IPoIB addresses: no IPoIB carrier"
 		return
 	fi
-	# rdma_cm servers open no TCP socket: wait for the listening cm_id.
-	PAIR_SRV=(-s -a "$FAB_ADDR_A" -C 10 -v)
-	PAIR_CLI=(-c -a "$FAB_ADDR_A" -C 10 -v)
-	PAIR_CLI_PRE=(ip netns exec "$FAB_NS")
-	PAIR_ADDR=none PAIR_WAIT=cm
-	if run_pair cm/rping 120 rping; then
-		record cm/rping pass "10 ping-pongs, client in $FAB_NS -> $FAB_ADDR_A: $(grep -c 'ping data' "$PAIR_OUT") lines"
-	else
-		record cm/rping fail "$PAIR_ERR"
-	fi
-	PAIR_SRV=(-b "$FAB_ADDR_A")
-	PAIR_CLI=(-s "$FAB_ADDR_A")
-	PAIR_CLI_PRE=(ip netns exec "$FAB_NS")
-	PAIR_ADDR=none PAIR_WAIT=cm
-	if run_pair cm/ucmatose 120 ucmatose; then
-		record cm/ucmatose pass "$(grep -m1 'data transfers complete' "$PAIR_OUT" || tail -n1 "$PAIR_OUT")"
-	else
-		record cm/ucmatose fail "$PAIR_ERR"
-	fi
-	PAIR_SRV=(-d "$DEV_A")
-	PAIR_CLI=(-d "$DEV_B")
-	PAIR_CLI_PRE=(ip netns exec "$FAB_NS")
-	PAIR_ADDR=$FAB_ADDR_A PAIR_WAIT=cm
-	if run_pair cm/ib_send_lat_R "$PERF_TIMEOUT" ib_send_lat -R -F -n "$PERF_ITERS"; then
-		perftest_record cm/ib_send_lat_R lat
-	else
-		record cm/ib_send_lat_R fail "$PAIR_ERR"
-	fi
+	for d in "${FAB_DIRS[@]}"; do
+		fab_roles "$d"
+		fabric_cm_dir
+	done
 	# rdma-core's rdmacm tests: both ends on A's address (their design)
 	( cd /usr/src/rdma/rdma-core/tests && timeout -k 10 900 python3 /job/pyverbs-run.py \
-		--dev "$DEV_A" --timeout "$PY_TIMEOUT" --only test_rdmacm --exclude "" --out /job )
+		--dev "$DEV_A" --timeout "$PY_TIMEOUT" --only test_rdmacm --exclude "" --out "$FAB_OUT" )
 	case $? in
 	0 | 1) ;;
 	*) record pyverbs/runner fail "rdmacm runner died" ;;
 	esac
 }
 
+# fabric_cm_dir: rping, ucmatose and ib_send_lat -R in the current
+# direction: the server on its HCA's address, the client on the other
+# HCA, one of them in B's namespace.  rdma_cm servers open no TCP
+# socket: run_pair waits for the listening cm_id.
+fabric_cm_dir() {
+	local name
+	name=$(fab_name cm rping)
+	PAIR_SRV=(-s -a "$SRV_ADDR" -C 10 -v)
+	PAIR_CLI=(-c -a "$SRV_ADDR" -C 10 -v)
+	PAIR_SRV_PRE=("${SRV_PRE[@]}") PAIR_CLI_PRE=("${CLI_PRE[@]}")
+	PAIR_ADDR=none PAIR_WAIT=cm
+	if run_pair "$name" 120 rping; then
+		record "$name" pass "10 ping-pongs, client $CLI_ADDR -> $SRV_ADDR: $(grep -c 'ping data' "$PAIR_OUT") lines"
+	else
+		record "$name" fail "$PAIR_ERR"
+	fi
+	name=$(fab_name cm ucmatose)
+	PAIR_SRV=(-b "$SRV_ADDR")
+	PAIR_CLI=(-s "$SRV_ADDR")
+	PAIR_SRV_PRE=("${SRV_PRE[@]}") PAIR_CLI_PRE=("${CLI_PRE[@]}")
+	PAIR_ADDR=none PAIR_WAIT=cm
+	if run_pair "$name" 120 ucmatose; then
+		record "$name" pass "$(grep -m1 'data transfers complete' "$PAIR_OUT" || tail -n1 "$PAIR_OUT")"
+	else
+		record "$name" fail "$PAIR_ERR"
+	fi
+	name=$(fab_name cm ib_send_lat_R)
+	PAIR_SRV=(-d "$SRV_DEV")
+	PAIR_CLI=(-d "$CLI_DEV")
+	PAIR_SRV_PRE=("${SRV_PRE[@]}") PAIR_CLI_PRE=("${CLI_PRE[@]}")
+	PAIR_ADDR=$SRV_ADDR PAIR_WAIT=cm
+	if run_pair "$name" "$PERF_TIMEOUT" ib_send_lat -R -F -n "$PERF_ITERS"; then
+		perftest_record "$name" lat
+	else
+		record "$name" fail "$PAIR_ERR"
+	fi
+}
+
 # --- NVMe over RDMA -----------------------------------------------------------
 
-NVME_HOST_PARTS="nvmeof/connect nvmeof/fio nvmeof/disconnect nvmeof/unload"
-NVME_PARTS="nvmeof/target $NVME_HOST_PARTS nvmeof/target-down"
+NVME_HOST_TESTS="connect fio disconnect unload"
+NVME_TESTS="target $NVME_HOST_TESTS target-down"
 NVMET=/sys/kernel/config/nvmet
+FAB_NVME_NET=0
 
 # Both kernel ends live in the initial network namespace (nvmet-rdma and
 # nvme-rdma create their rdma_cm ids there), so B's interface comes back,
-# and policy routing sends what B's address sends to A's out of B's port:
-# the local table's rule moves behind a rule for that pair, and both
-# interfaces accept packets from a local address (A's ARP answers B).
+# and policy routing sends what one HCA's address sends to the other's
+# out of its own port: the local table's rule moves behind a rule for
+# each address pair, and both interfaces accept packets from a local
+# address (A's ARP answers B and the other way round).  rdma_cm checks a
+# connection request by a route lookup out of the port it came in on
+# (to the requester, without "iif lo"): the main table has each peer's
+# address on each port, or the listener on B refuses A's requests.
 fabric_nvme_net() {
+	[ $FAB_NVME_NET = 1 ] && return 0
 	in_ns ip link set "$IF_B" netns 1 &&
 	ip addr add "$FAB_ADDR_B/32" dev "$IF_B" &&
 	ip link set "$IF_B" up &&
+	ip route add "$FAB_ADDR_A/32" dev "$IF_B" src "$FAB_ADDR_B" &&
+	ip route add "$FAB_ADDR_B/32" dev "$IF_A" src "$FAB_ADDR_A" &&
 	ip route add table 177 "$FAB_ADDR_A/32" dev "$IF_B" src "$FAB_ADDR_B" &&
 	ip route add table 178 "$FAB_ADDR_B/32" dev "$IF_A" src "$FAB_ADDR_A" &&
 	ip rule add pref 10 iif lo from "$FAB_ADDR_B" to "$FAB_ADDR_A" lookup 177 &&
@@ -500,9 +616,12 @@ fabric_nvme_net() {
 	ip rule del pref 0 lookup local &&
 	for i in all "$IF_A" "$IF_B"; do
 		sysctl -qw "net.ipv4.conf.$i.accept_local=1" "net.ipv4.conf.$i.rp_filter=0" || return 1
-	done
+	done &&
+	FAB_NVME_NET=1
 }
 
+# fabric_nvme_target: a file namespace exported on the serving HCA's
+# address
 fabric_nvme_target() {
 	local s=$NVMET/subsystems/$FAB_NQN
 	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
@@ -516,7 +635,7 @@ fabric_nvme_target() {
 	mkdir "$NVMET/ports/1" &&
 	echo rdma > "$NVMET/ports/1/addr_trtype" &&
 	echo ipv4 > "$NVMET/ports/1/addr_adrfam" &&
-	echo "$FAB_ADDR_A" > "$NVMET/ports/1/addr_traddr" &&
+	echo "$SRV_ADDR" > "$NVMET/ports/1/addr_traddr" &&
 	echo 4420 > "$NVMET/ports/1/addr_trsvcid" &&
 	ln -s "$s" "$NVMET/ports/1/subsystems/$FAB_NQN"
 }
@@ -547,53 +666,65 @@ nvme_dev() {
 }
 
 fabric_nvme() {
-	local log n mib=${FABRIC_NVME_MIB:-32}
+	local n d
 	if [ $IPOIB_UP = 0 ]; then
-		for n in $NVME_PARTS; do
-			record "$n" skip "nvme-rdma connects through rdma_cm over IPoIB: no IPoIB carrier"
+		for d in "${FAB_DIRS[@]}"; do
+			fab_roles "$d"
+			for n in $NVME_TESTS; do
+				record "$(fab_name nvmeof "$n")" skip "nvme-rdma connects through rdma_cm over IPoIB: no IPoIB carrier"
+			done
 		done
 		return
 	fi
-	log=$(logname nvmeof/target)
+	for d in "${FAB_DIRS[@]}"; do
+		fab_roles "$d"
+		fabric_nvme_dir
+	done
+}
+
+# fabric_nvme_dir: the target on the serving HCA, the host on the other.
+fabric_nvme_dir() {
+	local log n mib=${FABRIC_NVME_MIB:-32}
+	log=$(logname "$(fab_name nvmeof target)")
 	if ! { fabric_nvme_net && fabric_nvme_target; } >> "$log" 2>&1; then
-		record nvmeof/target fail "$(excerpt "$log" 3)"
+		record "$(fab_name nvmeof target)" fail "$(excerpt "$log" 3)"
 		return
 	fi
-	record nvmeof/target pass "nvmet-rdma on $FAB_ADDR_A:4420 ($DEV_A), file namespace of $((mib + 64)) MiB"
-	log=$(logname nvmeof/connect)
+	record "$(fab_name nvmeof target)" pass "nvmet-rdma on $SRV_ADDR:4420 ($SRV_DEV), file namespace of $((mib + 64)) MiB"
 	# nvme-rdma registers every I/O with fast registration work requests
 	# and refuses a device without them (the target needs none); mlx5_ib
 	# offers them when UMR may rewrite translations
 	# (umr_modify_entity_size_disabled 0, as the emulated ConnectX-5)
-	if ! ibv_devinfo -v -d "$DEV_B" 2>/dev/null | grep -q MEM_MGT_EXTENSIONS; then
-		for n in $NVME_HOST_PARTS; do
-			record "$n" skip "nvme-rdma needs fast registration (IB_WR_REG_MR: MEM_MGT_EXTENSIONS), which $DEV_B does not offer"
+	if ! ibv_devinfo -v -d "$CLI_DEV" 2>/dev/null | grep -q MEM_MGT_EXTENSIONS; then
+		for n in $NVME_HOST_TESTS; do
+			record "$(fab_name nvmeof "$n")" skip "nvme-rdma needs fast registration (IB_WR_REG_MR: MEM_MGT_EXTENSIONS), which $CLI_DEV does not offer"
 		done
 	else
 		fabric_nvme_host "$mib"
 	fi
-	log=$(logname nvmeof/target-down)
+	log=$(logname "$(fab_name nvmeof target-down)")
 	if fabric_nvme_target_down > "$log" 2>&1; then
-		record nvmeof/target-down pass "port, namespace and subsystem removed, nvmet-rdma unloaded"
+		record "$(fab_name nvmeof target-down)" pass "port, namespace and subsystem removed, nvmet-rdma unloaded"
 	else
-		record nvmeof/target-down fail "$(excerpt "$log")"
+		record "$(fab_name nvmeof target-down)" fail "$(excerpt "$log")"
 	fi
 }
 
-# fabric_nvme_host MIB: connect from B, fio, disconnect, unload nvme-rdma.
-# The disconnect drains each queue's QP: mlx5_ib moves it to error, posts
-# one receive by its doorbell record alone and waits for its flush.
+# fabric_nvme_host MIB: connect from the client HCA, fio, disconnect,
+# unload nvme-rdma.  The disconnect drains each queue's QP: the driver
+# moves it to error, posts one receive by its doorbell record alone and
+# waits for its flush.
 fabric_nvme_host() {
-	local mib=$1 log n dev end x0 hostnqn
-	log=$(logname nvmeof/connect)
+	local mib=$1 log dev end x0 hostnqn
+	log=$(logname "$(fab_name nvmeof connect)")
 	hostnqn=nqn.2014-08.org.nvmexpress:uuid:$(cat /proc/sys/kernel/random/uuid)
-	x0=$(port_xmit "$DEV_B")
+	x0=$(port_xmit "$CLI_DEV")
 	if ! { modprobe nvme-rdma &&
-		timeout -k 5 120 nvme connect -t rdma -a "$FAB_ADDR_A" -s 4420 \
-			-w "$FAB_ADDR_B" -n "$FAB_NQN" --hostnqn "$hostnqn" \
+		timeout -k 5 120 nvme connect -t rdma -a "$SRV_ADDR" -s 4420 \
+			-w "$CLI_ADDR" -n "$FAB_NQN" --hostnqn "$hostnqn" \
 			--keep-alive-tmo=60; } >> "$log" 2>&1; then
-		record nvmeof/connect fail "$(excerpt "$log" 3) dmesg: $(dmesg_tail nvme)"
-		for n in nvmeof/fio nvmeof/disconnect; do record "$n" skip "not connected"; done
+		record "$(fab_name nvmeof connect)" fail "$(excerpt "$log" 3) dmesg: $(dmesg_tail nvme)"
+		for n in fio disconnect; do record "$(fab_name nvmeof "$n")" skip "not connected"; done
 		fabric_nvme_unload
 	else
 		end=$((SECONDS + 60))
@@ -603,38 +734,39 @@ fabric_nvme_host() {
 			sleep 0.5
 		done
 		if [ -z "$dev" ] || [ ! -b "/dev/$dev" ]; then
-			record nvmeof/connect fail "connected, but no namespace block device in 60 s"
+			record "$(fab_name nvmeof connect)" fail "connected, but no namespace block device in 60 s"
 		else
-			record nvmeof/connect pass "/dev/$dev from $FAB_ADDR_B ($DEV_B) to $FAB_ADDR_A ($DEV_A)"
+			record "$(fab_name nvmeof connect)" pass "/dev/$dev from $CLI_ADDR ($CLI_DEV) to $SRV_ADDR ($SRV_DEV)"
 			fabric_fio "$dev" "$mib" "$x0"
 		fi
-		log=$(logname nvmeof/disconnect)
+		log=$(logname "$(fab_name nvmeof disconnect)")
 		if timeout -k 5 60 nvme disconnect -n "$FAB_NQN" > "$log" 2>&1 &&
 			! nvme_dev > /dev/null; then
-			record nvmeof/disconnect pass "$(head -n1 "$log")"
+			record "$(fab_name nvmeof disconnect)" pass "$(head -n1 "$log")"
 			fabric_nvme_unload
 		else
-			record nvmeof/disconnect fail "$(excerpt "$log") dmesg: $(dmesg_tail nvme)"
+			record "$(fab_name nvmeof disconnect)" fail "$(excerpt "$log") dmesg: $(dmesg_tail nvme)"
 			# its rdma_cm ids would outlive an unload
-			record nvmeof/unload skip "the disconnect failed"
+			record "$(fab_name nvmeof unload)" skip "the disconnect failed"
 		fi
 	fi
 }
 
 fabric_nvme_unload() {
 	local log
-	log=$(logname nvmeof/unload)
+	log=$(logname "$(fab_name nvmeof unload)")
 	if modprobe -r nvme-rdma > "$log" 2>&1 && [ ! -d /sys/module/nvme_rdma ]; then
-		record nvmeof/unload pass "nvme-rdma unloaded"
+		record "$(fab_name nvmeof unload)" pass "nvme-rdma unloaded"
 	else
-		record nvmeof/unload fail "$(excerpt "$log") dmesg: $(dmesg_tail nvme)"
+		record "$(fab_name nvmeof unload)" fail "$(excerpt "$log") dmesg: $(dmesg_tail nvme)"
 	fi
 }
 
 # fabric_fio DEV MIB XMIT0: write MIB MiB with crc32c, read back, verify
 fabric_fio() {
-	local dev=$1 mib=$2 x0=$3 log x1 w r
-	log=$(logname nvmeof/fio)
+	local dev=$1 mib=$2 x0=$3 log x1 w r name
+	name=$(fab_name nvmeof fio)
+	log=$(logname "$name")
 	if timeout -k 10 1200 fio --name=nvmeof --filename="/dev/$dev" \
 		--rw=write --bs=128k --size="${mib}M" --ioengine=libaio \
 		--iodepth=8 --direct=1 --verify=crc32c --do_verify=1 \
@@ -643,12 +775,12 @@ fabric_fio() {
 		w=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print("%.1f %.1f" % (j["write"]["bw"]/1024, j["read"]["bw"]/1024))' "$log")
 		r=${w#* }
 		w=${w% *}
-		x1=$(port_xmit "$DEV_B")
-		perf nvmeof/fio write "$w" MiB/s
-		perf nvmeof/fio verify_read "$r" MiB/s
-		record nvmeof/fio pass "$mib MiB written ($w MiB/s) and verified with crc32c ($r MiB/s read); $DEV_B PortXmitData ${x0:-?} -> ${x1:-?}"
+		x1=$(port_xmit "$CLI_DEV")
+		perf "$name" write "$w" MiB/s
+		perf "$name" verify_read "$r" MiB/s
+		record "$name" pass "$mib MiB written ($w MiB/s) and verified with crc32c ($r MiB/s read); $CLI_DEV PortXmitData ${x0:-?} -> ${x1:-?}"
 	else
-		record nvmeof/fio fail "$(grep -m2 -iE 'error|verify|bad' "$log" | tr '\n' ' ' | cut -c1-200) $(excerpt "$log")"
+		record "$name" fail "$(grep -m2 -iE 'error|verify|bad' "$log" | tr '\n' ' ' | cut -c1-200) $(excerpt "$log")"
 	fi
 }
 
@@ -660,21 +792,80 @@ fabric_teardown() {
 	[ -d /sys/module/ib_ipoib ] && modprobe -r ib_ipoib >> "$log" 2>&1
 	stop_opensm
 	modprobe -r rdma_ucm ib_umad >> "$log" 2>&1
-	# a function bound to mlx5x (teardown unloads the upstream pair)
-	if [ -d /sys/module/mlx5x ] && ! timeout -k 5 180 rmmod mlx5x >> "$log" 2>&1; then
-		record rmmod/mlx5x fail "$(excerpt "$log")"
-	fi
+	[ $FAB_NVME_NET = 1 ] || return 0
+	# the routing of fabric_nvme_net (its routes went with the interfaces)
+	{
+		ip rule add pref 0 lookup local
+		ip rule del pref 100
+		ip rule del pref 10
+		ip rule del pref 11
+	} >> "$log" 2>&1
+	FAB_NVME_NET=0
 }
 
-fabric_upstream() {
+fabric_run() {
 	local p
-	if ! fabric_setup; then
-		teardown
-		return
-	fi
+	fabric_setup || return 1
 	for p in ${FABRIC_PARTS:-opensm ports diag cross ipoib cm nvme}; do
 		"fabric_$p"
 	done
 	fabric_teardown
-	teardown
+}
+
+# fabric_main: the suite on any lane; teardown (run.sh) unloads whatever
+# drivers FABRIC_DRIVERS bound.  With FABRIC_PHASES, several lanes share
+# this boot (fabric_phase).
+fabric_main() {
+	local ph last=
+	if [ -z "${FABRIC_PHASES:-}" ]; then
+		fabric_run
+		teardown
+		return
+	fi
+	for ph in $FABRIC_PHASES; do last=$ph; done
+	for ph in $FABRIC_PHASES; do
+		fabric_phase "$ph" "$last"
+	done
+}
+
+# fabric_phase LANE:DRIVER_A,DRIVER_B:DIRS LAST: one lane's suite in a
+# boot several share (lane.sh, lane "all"): the functions bound to its
+# drivers (rebound from the last phase's), its directions, its results in
+# /job/phase-LANE/ and its part of the kernel log after a marker line;
+# then both functions unbound, so the emulator, asked for a snapshot of
+# its reports, must hold nothing for them.  The last phase unloads the
+# drivers instead and the emulator's exit reports are its.
+fabric_phase() {
+	local lane drv dirs log f
+	IFS=: read -r lane drv dirs <<< "$1"
+	FABRIC_DRIVERS=${drv//,/ }
+	read -ra FAB_DIRS <<< "${dirs//,/ }"
+	FAB_OUT=/job/phase-$lane
+	RES=$FAB_OUT/results.tsv
+	PERF=$FAB_OUT/perf.tsv
+	LOGS=$FAB_OUT/logs
+	mkdir -p "$LOGS"
+	: > "$RES"
+	: > "$PERF"
+	HAVE_SM=0 IPOIB_UP=0 DEV_A='' DEV_B='' FAB_TX_SHA=''
+	echo "<6>mlx5x-e2e: fabric phase $lane: drivers $FABRIC_DRIVERS, directions ${FAB_DIRS[*]}" > /dev/kmsg
+	say "fabric phase $lane: drivers $FABRIC_DRIVERS, directions ${FAB_DIRS[*]}"
+	fabric_run
+	if [ "$1" = "$2" ]; then
+		teardown
+		return
+	fi
+	log=$(logname unbind)
+	for f in $FNS; do
+		[ -e "/sys/bus/pci/devices/$f/driver" ] || continue
+		timeout -k 5 180 sh -c "echo $f > /sys/bus/pci/devices/$f/driver/unbind" >> "$log" 2>&1 ||
+			echo "unbind $f failed" >> "$log"
+	done
+	if grep -q failed "$log" 2>/dev/null; then
+		record unbind fail "$(excerpt "$log")"
+	else
+		record unbind pass "both functions unbound ($FABRIC_DRIVERS)"
+	fi
+	FWEV_REQ_TMO=60 fwev_req host snapshot "$lane" ||
+		record emu/snapshot fail "the host took no emulator snapshot: $FWEV_ANS"
 }

@@ -45,11 +45,12 @@ rc_detail() {
 }
 
 # wait_listen PORT PID SECONDS: wait until a TCP listener on PORT exists
-# (the server side of a pingpong/perftest pair), or PID died.
+# (the server side of a pingpong/perftest pair), or PID died; in the
+# network namespace of the prefix PAIR_SRV_PRE, if any.
 wait_listen() {
 	local end=$((SECONDS + $3))
 	while [ $SECONDS -lt $end ]; do
-		[ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ] && return 0
+		[ -n "$("${PAIR_SRV_PRE[@]}" ss -Hltn "sport = :$1" 2>/dev/null)" ] && return 0
 		kill -0 "$2" 2>/dev/null || return 1
 		sleep 0.1
 	done
@@ -61,12 +62,12 @@ NEXT_PORT=18600
 # run_pair NAME TIMEOUT CMD...: run CMD as a server in the background and
 # again with 127.0.0.1 appended as its client, both under TIMEOUT; the
 # client's output is left in $PAIR_OUT.  Returns 0 when both ends exit 0.
-# Two ends that differ (the fabric suite: one HCA each, the client in
+# Two ends that differ (the fabric suite: one HCA each, one end in
 # another network namespace, an rdma_cm server) are set up by the arrays
-# PAIR_SRV and PAIR_CLI (options appended to each end's CMD), PAIR_CLI_PRE
-# (a prefix for the client's command, e.g. ip netns exec), PAIR_ADDR (the
-# server's address; none: the client's options name it) and PAIR_WAIT (tcp, or cm for an rdma_cm listener);
-# run_pair resets them.
+# PAIR_SRV and PAIR_CLI (options appended to each end's CMD), PAIR_SRV_PRE
+# and PAIR_CLI_PRE (a prefix for that end's command, e.g. ip netns exec),
+# PAIR_ADDR (the server's address; none: the client's options name it)
+# and PAIR_WAIT (tcp, or cm for an rdma_cm listener); run_pair resets them.
 run_pair() {
 	local name=$1 tmo=$2 port=$NEXT_PORT log spid src crc waited
 	shift 2
@@ -74,8 +75,10 @@ run_pair() {
 	log=$(logname "$name")
 	PAIR_OUT=$log.client
 	PAIR_ERR=
-	timeout -k 5 "$tmo" "$@" "${PAIR_SRV[@]}" -p "$port" > "$log.server" 2>&1 &
+	timeout -k 5 "$tmo" "${PAIR_SRV_PRE[@]}" "$@" "${PAIR_SRV[@]}" -p "$port" \
+		> "$log.server" 2>&1 &
 	spid=$!
+	# the listener shows in the server's network namespace
 	if [ "${PAIR_WAIT:-tcp}" = cm ]; then
 		wait_cm_listen "$port" "$spid" 60
 	else
@@ -107,6 +110,7 @@ run_pair() {
 pair_reset() {
 	PAIR_SRV=()
 	PAIR_CLI=()
+	PAIR_SRV_PRE=()
 	PAIR_CLI_PRE=()
 	PAIR_ADDR=
 	PAIR_WAIT=
@@ -118,7 +122,7 @@ pair_reset
 wait_cm_listen() {
 	local end=$((SECONDS + $3))
 	while [ $SECONDS -lt $end ]; do
-		rdma resource show cm_id 2>/dev/null |
+		"${PAIR_SRV_PRE[@]}" rdma resource show cm_id 2>/dev/null |
 			grep -q "state LISTEN .*src-addr [^ ]*:$1 " && return 0
 		kill -0 "$2" 2>/dev/null || return 1
 		sleep 0.2
@@ -150,19 +154,49 @@ wait_port_active() {
 }
 
 # start_opensm DEV SECONDS: a subnet manager on DEV port 1 (the emulated
-# port waits in INIT with LID 0 for one), until the port is ACTIVE.  Its
-# log is logs/opensm.log; sets SM_PID.
+# port waits in INIT with LID 0 for one), until the port is ACTIVE; fails
+# at once when opensm exits (it could not bind to the port's QP0/QP1:
+# SM_ERR has its first error).  Its log is logs/opensm.log; sets SM_PID.
 SM_PID=
 start_opensm() {
-	local guid
+	local guid end
 	guid=0x$(tr -d ':' < "/sys/class/infiniband/$1/ports/1/gids/0" | cut -c17-32)
+	SM_ERR=
 	modprobe ib_umad || return 1
 	# the root is read-only: the GUID-to-LID cache goes to /tmp
 	mkdir -p /tmp/opensm-cache
 	OSM_CACHE_DIR=/tmp/opensm-cache opensm -g "$guid" -f "$LOGS/opensm.log" \
 		> "$LOGS/opensm.out" 2>&1 &
 	SM_PID=$!
-	wait_port_active "$1" "$2"
+	end=$((SECONDS + $2))
+	while [ $SECONDS -lt $end ]; do
+		grep -q ACTIVE "/sys/class/infiniband/$1/ports/1/state" 2>/dev/null && return 0
+		if ! kill -0 "$SM_PID" 2>/dev/null; then
+			SM_ERR="opensm exited: $(grep -m1 ' ERR ' "$LOGS/opensm.log" 2>/dev/null | sed 's/.*-> //' | cut -c1-160)"
+			return 1
+		fi
+		sleep 0.2
+	done
+	return 1
+}
+
+# sm_port_up DEV SECONDS: DEV's port 1 ACTIVE (within SECONDS of opensm's
+# start, or 60 s without it).  A port
+# with LID 0 waits for a subnet manager (the emulator's --port sm: INIT
+# until one configures it), so opensm is started on it; a port that has a
+# LID is ACTIVE already or becomes so by itself (self-configured, or set
+# up by an SM before a driver reload: the firmware keeps it).  SM_DETAIL
+# says when opensm brought it up.
+sm_port_up() {
+	local lid
+	SM_DETAIL=
+	lid=$(cat "/sys/class/infiniband/$1/ports/1/lid" 2>/dev/null)
+	if [ "$lid" = 0x0 ] && ! grep -q ACTIVE "/sys/class/infiniband/$1/ports/1/state"; then
+		start_opensm "$1" "$2" || return 1
+		SM_DETAIL=", opensm: ACTIVE with LID $(printf %d "$(cat "/sys/class/infiniband/$1/ports/1/lid")")"
+		return 0
+	fi
+	wait_port_active "$1" 60
 }
 
 stop_opensm() {

@@ -64,30 +64,32 @@ setup_upstream() {
 		record setup fail "no /sys/class/infiniband/$DEV after 120 s (lspci: $(lspci -d 15b3: | head -n1)); dmesg: $(dmesg_tail mlx5)"
 		return 1
 	fi
-	local sm=
-	# A port in INIT with LID 0 waits for a subnet manager (the
-	# emulator's --port sm); one that configured itself is ACTIVE at once.
-	if ! wait_port_active "$DEV" 5 &&
-		[ "$(cat "/sys/class/infiniband/$DEV/ports/1/lid")" = 0x0 ]; then
-		if ! start_opensm "$DEV" 180; then
-			record setup fail "$DEV port 1 not ACTIVE 180 s after starting opensm: $(cat "/sys/class/infiniband/$DEV/ports/1/state"); $(excerpt "$LOGS/opensm.out")"
-			return 1
-		fi
-		sm=", opensm: ACTIVE with LID $(printf %d "$(cat "/sys/class/infiniband/$DEV/ports/1/lid")")"
-	fi
-	wait_port_active "$DEV" 60 ||
-		say "warning: $DEV port 1 not ACTIVE after 60 s"
-	record setup pass "mlx5_core+mlx5_ib bound, $DEV after $(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN{printf "%.1f", b-a}') s$sm"
+	setup_port || return 1
+	record setup pass "mlx5_core+mlx5_ib bound, $DEV after $(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN{printf "%.1f", b-a}') s$SM_DETAIL"
 }
 
-# The ib device registered by mlx5x, whatever its name.
+# setup_port: DEV's port ACTIVE, through opensm on a port of a subnet;
+# records the setup failure when opensm cannot bring it up.
+setup_port() {
+	if sm_port_up "$DEV" 180; then
+		return 0
+	fi
+	if [ -n "$SM_PID" ]; then
+		record setup fail "$DEV port 1 not ACTIVE under opensm: $(cat "/sys/class/infiniband/$DEV/ports/1/state"); ${SM_ERR:-$(excerpt "$LOGS/opensm.out")}"
+		return 1
+	fi
+	say "warning: $DEV port 1 not ACTIVE after 180 s"
+}
+
+# The ib device mlx5x registered on the first function it drives (on a
+# port of a subnet the second is the link partner), whatever its name.
 mlx5x_ibdev() {
-	local d
-	for d in /sys/class/infiniband/*; do
-		[ -e "$d" ] || continue
-		case $(readlink -f "$d/device/driver") in
-		*/mlx5x) basename "$d"; return 0 ;;
-		esac
+	local f d
+	for f in /sys/bus/pci/drivers/mlx5x/*:*; do
+		for d in "$f"/infiniband/*; do
+			[ -e "$d" ] && { basename "$d"; return 0; }
+		done
+		return 1
 	done
 	return 1
 }
@@ -145,11 +147,11 @@ setup_mlx5x() {
 		record setup fail "mlx5x bound $(mlx5x_bound) function(s) but registered no RDMA device in 120 s; dmesg: $(dmesg_tail mlx5x)"
 		return 1
 	fi
+	SM_DETAIL=
 	if [ -n "$DEV" ]; then
-		wait_port_active "$DEV" 60 ||
-			say "warning: $DEV port 1 not ACTIVE after 60 s"
+		setup_port || return 1
 	fi
-	record setup pass "mlx5x.ko bound to $(mlx5x_bound) function(s), RDMA device ${DEV:-none} after $(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN{printf "%.1f", b-a}') s"
+	record setup pass "mlx5x.ko bound to $(mlx5x_bound) function(s), RDMA device ${DEV:-none} after $(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN{printf "%.1f", b-a}') s$SM_DETAIL"
 }
 
 # --- teardown: unloading must complete (the emulator then reports leaks) -
@@ -157,9 +159,10 @@ setup_mlx5x() {
 teardown() {
 	local log mods rc
 	log=$(logname teardown)
+	# every driver of the emulated functions (the fabric suite may bind
+	# one function to each)
 	case $LANE in
-	upstream) mods="mlx5_ib mlx5_core" ;;
-	mlx5x) mods="mlx5x" ;;
+	upstream | mlx5x | mixed | all) mods="mlx5x mlx5_ib mlx5_core" ;;
 	*) return 0 ;;
 	esac
 	# Unload only what is loaded: a failed probe is reported elsewhere.
@@ -268,7 +271,7 @@ say "lane $LANE, suite $SUITE"
 if [ "$SUITE" = faults ]; then
 	"faults_$LANE"
 elif [ "$SUITE" = fabric ]; then
-	"fabric_$LANE"
+	fabric_main
 elif "setup_$LANE"; then
 	case $SUITE in
 	full)

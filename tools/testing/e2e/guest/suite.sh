@@ -110,24 +110,107 @@ suite_perftest() {
 	suite_perftest_one perf/ib_read_lat lat "$PERF_ITERS" ib_read_lat
 }
 
+# py_selected MODULE: the pyverbs module runs (PY_ONLY, PY_EXCLUDE).
+py_selected() {
+	local p
+	if [ -n "$PY_ONLY" ]; then
+		local hit=0
+		for p in ${PY_ONLY//,/ }; do
+			# shellcheck disable=SC2053 # a shell pattern
+			[[ $1 == $p ]] && hit=1
+		done
+		[ $hit = 1 ] || return 1
+	fi
+	for p in ${PY_EXCLUDE//,/ }; do
+		# shellcheck disable=SC2053 # a shell pattern
+		[[ $1 == $p ]] && return 1
+	done
+	return 0
+}
+
+PY_IPOIB_ADDR=10.78.0.1
+PY_IPOIB_IF=
+
+# py_ipoib_up: an IPoIB interface with an address on DEV's port, for the
+# rdmacm tests (rdma_cm resolves IP addresses; the tests take the
+# device's first address).  On InfiniBand the interface gets its carrier
+# once it joined the broadcast group through the SA, so this needs the
+# subnet manager setup started (a port of a subnet); PY_IPOIB_WHY says
+# why not.
+py_ipoib_up() {
+	local log end n
+	log=$(logname pyverbs/ipoib)
+	if [ -z "$SM_PID" ]; then
+		PY_IPOIB_WHY="rdma_cm resolves IPoIB addresses, and IPoIB joins its broadcast group through the SA: no subnet manager on this port (it configured itself)"
+		return 1
+	fi
+	modprobe ib_ipoib > "$log" 2>&1 || { PY_IPOIB_WHY="modprobe ib_ipoib: $(excerpt "$log")"; return 1; }
+	end=$((SECONDS + 60))
+	while [ $SECONDS -lt $end ] && [ -z "$PY_IPOIB_IF" ]; do
+		for n in /sys/class/infiniband/"$DEV"/device/net/*; do
+			[ -e "$n" ] && PY_IPOIB_IF=${n##*/} && break
+		done
+		[ -n "$PY_IPOIB_IF" ] || sleep 0.2
+	done
+	# the address first: the tests take the interface's first one
+	if ! { [ -n "$PY_IPOIB_IF" ] && ip addr add "$PY_IPOIB_ADDR/24" dev "$PY_IPOIB_IF" &&
+		ip link set "$PY_IPOIB_IF" up; } >> "$log" 2>&1; then
+		PY_IPOIB_WHY="no IPoIB interface of $DEV with an address ('$PY_IPOIB_IF'): $(excerpt "$log")"
+		return 1
+	fi
+	end=$((SECONDS + 120))
+	while [ $SECONDS -lt $end ]; do
+		[ "$(cat "/sys/class/net/$PY_IPOIB_IF/carrier" 2>/dev/null)" = 1 ] && break
+		sleep 0.5
+	done
+	ip addr show "$PY_IPOIB_IF" >> "$log" 2>&1
+	if [ "$(cat "/sys/class/net/$PY_IPOIB_IF/carrier" 2>/dev/null)" != 1 ]; then
+		PY_IPOIB_WHY="$PY_IPOIB_IF has no carrier 120 s after link up (broadcast group not joined): $(dmesg_tail "$PY_IPOIB_IF")"
+		return 1
+	fi
+	say "pyverbs: $PY_IPOIB_IF ($DEV) $PY_IPOIB_ADDR up for the rdmacm tests"
+}
+
+# py_ipoib_down: IPoIB gone again, before the parts that unload the
+# driver (built into a kernel, as it may be in the debug one: its
+# interface down and without the address)
+py_ipoib_down() {
+	local log
+	log=$(logname pyverbs/ipoib)
+	if [ ! -e /sys/module/ib_ipoib/initstate ]; then
+		[ -z "$PY_IPOIB_IF" ] ||
+			{ ip addr flush dev "$PY_IPOIB_IF"; ip link set "$PY_IPOIB_IF" down; } >> "$log" 2>&1
+		return 0
+	fi
+	modprobe -r ib_ipoib >> "$log" 2>&1 ||
+		record pyverbs/ipoib-unload fail "modprobe -r ib_ipoib: $(excerpt "$log")"
+}
+
 # rdma-core's pyverbs tests, one forked child per module (the stock
 # single-process runner segfaults mid-run), each under its own alarm.
+# On InfiniBand the rdmacm tests run over an IPoIB address on DEV's port
+# (py_ipoib_up), as in the fabric suite, when there is a subnet manager.
 suite_pyverbs() {
-	local tests=/usr/src/rdma/rdma-core/tests rc
+	local tests=/usr/src/rdma/rdma-core/tests rc exclude=$PY_EXCLUDE
 	# 2 MiB pages for the huge-page traffic tests (128 MiB of the guest's
 	# RAM): MRs on them take the large-page translation paths.
 	echo 64 > /proc/sys/vm/nr_hugepages 2>/dev/null ||
 		say "pyverbs: no 2 MiB huge pages ($(cat /proc/sys/vm/nr_hugepages 2>&1))"
+	if [ "$LANE" != rxe ] && py_selected test_rdmacm && ! py_ipoib_up; then
+		record pyverbs/test_rdmacm skip "$PY_IPOIB_WHY"
+		exclude=${exclude:+$exclude,}test_rdmacm
+	fi
 	say "pyverbs: importing the test modules (10-20 s)"
 	( cd "$tests" && timeout -k 10 "$PY_TOTAL_TIMEOUT" python3 /job/pyverbs-run.py \
 		--dev "$DEV" ${GIDX:+--gid "$GIDX"} --timeout "$PY_TIMEOUT" \
-		--only "$PY_ONLY" --exclude "$PY_EXCLUDE" --out /job )
+		--only "$PY_ONLY" --exclude "$exclude" --out /job )
 	rc=$?
 	# The runner records its own lines; a runner that died records nothing.
 	case $rc in
 	0 | 1) ;;
 	*) record pyverbs/runner fail "runner $(rc_detail $rc)" ;;
 	esac
+	py_ipoib_down
 }
 
 # The workload of the firmware-command differential (tools/testing/fwdiff):
