@@ -144,7 +144,9 @@ py_ipoib_up() {
 		PY_IPOIB_WHY="rdma_cm resolves IPoIB addresses, and IPoIB joins its broadcast group through the SA: no subnet manager on this port (it configured itself)"
 		return 1
 	fi
-	modprobe ib_ipoib > "$log" 2>&1 || { PY_IPOIB_WHY="modprobe ib_ipoib: $(excerpt "$log")"; return 1; }
+	# built into the debug kernel, which has no modules tree to probe
+	[ -d /sys/module/ib_ipoib ] || modprobe ib_ipoib > "$log" 2>&1 ||
+		{ PY_IPOIB_WHY="modprobe ib_ipoib: $(excerpt "$log")"; return 1; }
 	end=$((SECONDS + 60))
 	while [ $SECONDS -lt $end ] && [ -z "$PY_IPOIB_IF" ]; do
 		for n in /sys/class/infiniband/"$DEV"/device/net/*; do
