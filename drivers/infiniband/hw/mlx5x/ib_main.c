@@ -508,6 +508,7 @@ static const struct ib_device_ops mlx5x_ib_ops = {
 	.modify_srq = mlx5x_ib_modify_srq,
 	.query_srq = mlx5x_ib_query_srq,
 	.destroy_srq = mlx5x_ib_destroy_srq,
+	.post_srq_recv = mlx5x_ib_post_srq_recv,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, mlx5x_ib_ucontext, ibuc),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mlx5x_ib_pd, ibpd),
