@@ -442,10 +442,12 @@ struct mlx5x_ib_srq {
  * struct mlx5x_ib_ah - kernel address handle
  * @ibah: core object; first member
  * @av: the address vector every send to it copies (mlx5x_av_build())
+ * @port: the port it was created for (query_ah)
  */
 struct mlx5x_ib_ah {
 	struct ib_ah ibah;
 	u8 av[MLX5X_WQE_AV_LEN];
+	u32 port;
 };
 
 static inline struct mlx5x_ib_ah *to_mah(struct ib_ah *ibah)
@@ -611,6 +613,7 @@ int mlx5x_kqp_type_to_st(enum ib_qp_type type, u8 *st);
 int mlx5x_ib_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 		       struct ib_udata *udata);
 int mlx5x_ib_destroy_ah(struct ib_ah *ibah, u32 flags);
+int mlx5x_ib_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr);
 
 /* pd.c */
 struct ib_mr *mlx5x_ib_get_dma_mr(struct ib_pd *ibpd, int access);

@@ -504,6 +504,7 @@ static const struct ib_device_ops mlx5x_ib_ops = {
 	.post_recv = mlx5x_ib_post_recv,
 	.create_ah = mlx5x_ib_create_ah,
 	.destroy_ah = mlx5x_ib_destroy_ah,
+	.query_ah = mlx5x_ib_query_ah,
 	.create_srq = mlx5x_ib_create_srq,
 	.modify_srq = mlx5x_ib_modify_srq,
 	.query_srq = mlx5x_ib_query_srq,

@@ -406,6 +406,16 @@ static void av_plain(struct kunit *test)
 	/* IB rate 10 Gb/s (3) is device code 8 */
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(av, MLX5X_WQE_AV_STAT_RATE), 8U);
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(av, MLX5X_WQE_AV_GRH), 0U);
+	{
+		struct rdma_ah_attr back = {};
+
+		mlx5x_av_to_attr(av, &back);
+		KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&back), 0xffffU);
+		KUNIT_EXPECT_EQ(test, rdma_ah_get_sl(&back), 5);
+		KUNIT_EXPECT_EQ(test, rdma_ah_get_path_bits(&back), 3);
+		KUNIT_EXPECT_EQ(test, rdma_ah_get_static_rate(&back),
+				IB_RATE_10_GBPS);
+	}
 
 	rdma_ah_set_dlid(&ah, 0xc001);		/* multicast */
 	rdma_ah_set_static_rate(&ah, IB_RATE_PORT_CURRENT);
@@ -430,6 +440,19 @@ static void av_grh(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(av, MLX5X_WQE_AV_TCLASS), 0x20U);
 	KUNIT_EXPECT_EQ(test, memcmp(av + MLX5X_WQE_AV_RGID_OFF, dgid.raw, 16),
 			0);
+	/* read back as query_ah reports it */
+	{
+		struct rdma_ah_attr back = {};
+
+		mlx5x_av_to_attr(av, &back);
+		KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&back), 0xc000U);
+		KUNIT_EXPECT_TRUE(test, rdma_ah_get_ah_flags(&back) & IB_AH_GRH);
+		KUNIT_EXPECT_EQ(test, rdma_ah_read_grh(&back)->sgid_index, 2);
+		KUNIT_EXPECT_EQ(test, rdma_ah_read_grh(&back)->flow_label,
+				0x12345U);
+		KUNIT_EXPECT_EQ(test, memcmp(rdma_ah_read_grh(&back)->dgid.raw,
+					     dgid.raw, 16), 0);
+	}
 	/* a source GID beyond the table */
 	rdma_ah_set_grh(&ah, &dgid, 0, 8, 64, 0);
 	KUNIT_EXPECT_EQ(test, mlx5x_av_build(&ah, &kcaps, 8, av), -EINVAL);
@@ -483,10 +506,27 @@ static void geometry(struct kunit *test)
 			-EINVAL);
 }
 
+static void special_qps(struct kunit *test)
+{
+	u8 st = 0xff;
+
+	KUNIT_EXPECT_EQ(test, mlx5x_kqp_type_to_st(IB_QPT_SMI, &st), 0);
+	KUNIT_EXPECT_EQ(test, st, MLX5X_QP_ST_QP0);
+	KUNIT_EXPECT_EQ(test, mlx5x_kqp_type_to_st(IB_QPT_GSI, &st), 0);
+	KUNIT_EXPECT_EQ(test, st, MLX5X_QP_ST_QP1);
+	KUNIT_EXPECT_EQ(test, mlx5x_kqp_type_to_st(IB_QPT_UD, &st), 0);
+	KUNIT_EXPECT_EQ(test, st, MLX5X_QP_ST_UD);
+	KUNIT_EXPECT_EQ(test, mlx5x_kqp_type_to_st(IB_QPT_RAW_PACKET, &st),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_TRUE(test, mlx5x_kqp_special(IB_QPT_GSI));
+	KUNIT_EXPECT_FALSE(test, mlx5x_kqp_special(IB_QPT_UD));
+}
+
 static struct kunit_case kgeom_cases[] = {
 	KUNIT_CASE(av_plain),
 	KUNIT_CASE(av_grh),
 	KUNIT_CASE(geometry),
+	KUNIT_CASE(special_qps),
 	{}
 };
 
