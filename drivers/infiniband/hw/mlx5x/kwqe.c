@@ -388,7 +388,7 @@ void mlx5x_cqe_err_to_wc(const void *cqe, struct ib_wc *wc)
  * mlx5x_av_to_attr() - read an address vector back (query_ah)
  * @av: the vector mlx5x_av_build() wrote
  * @ah: DLID, SL, path bits, static rate and GRH are set; the caller
- *	clears it first and sets type and port
+ *	clears it and sets its type (IB) first, which the setters need
  *
  * ib_mad matches a response to its request by the request's address
  * (path bits, GID): what query_ah reports must be what was built.

@@ -407,7 +407,7 @@ static void av_plain(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(av, MLX5X_WQE_AV_STAT_RATE), 8U);
 	KUNIT_EXPECT_EQ(test, MLX5X_GET(av, MLX5X_WQE_AV_GRH), 0U);
 	{
-		struct rdma_ah_attr back = {};
+		struct rdma_ah_attr back = { .type = RDMA_AH_ATTR_TYPE_IB };
 
 		mlx5x_av_to_attr(av, &back);
 		KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&back), 0xffffU);
@@ -442,7 +442,7 @@ static void av_grh(struct kunit *test)
 			0);
 	/* read back as query_ah reports it */
 	{
-		struct rdma_ah_attr back = {};
+		struct rdma_ah_attr back = { .type = RDMA_AH_ATTR_TYPE_IB };
 
 		mlx5x_av_to_attr(av, &back);
 		KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&back), 0xc000U);
