@@ -51,6 +51,7 @@ struct mlx5x_cmd;
  *	(so no fast registration: IB_WR_REG_MR always sets it)
  * @log_max_klm_list_size: log2 of the longest translation list of one
  *	key (the fast registration page list limit)
+ * @umr_fence: fence a UMR WQE on a send queue needs (MLX5X_CAP_UMR_FENCE_*)
  * @mw: memory windows of type 1 and 2B (imaicl): KLM window mkeys that
  *	user send queues bind and invalidate with UMR WQEs
  * @pkv: P_Key violation counter
@@ -89,6 +90,7 @@ struct mlx5x_verbs_caps {
 	bool umr_atomic_disabled;
 	bool umr_entity_size_disabled;
 	u8 log_max_klm_list_size;
+	u8 umr_fence;
 	bool mw;
 	bool pkv;
 	bool qkv;
@@ -193,6 +195,8 @@ struct mlx5x_pas {
  *	key with room for this many translation octwords, which an
  *	IB_WR_REG_MR fills later; @pas gives only the page size (no
  *	entries) and @iova and @len are 0
+ * @pa: a physical-address key over all of memory (kernel DMA MR):
+ *	@iova, @len and @pas unused
  */
 struct mlx5x_mkey_params {
 	u32 pdn;
@@ -205,6 +209,7 @@ struct mlx5x_mkey_params {
 	u16 window_klms;
 	bool en_rinval;
 	u32 frwr_octwords;
+	bool pa;
 };
 
 /**
