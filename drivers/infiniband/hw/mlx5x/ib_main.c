@@ -7,8 +7,11 @@
  *
  * mlx5x is a user-space-only verbs provider: no kernel post/poll ops, so
  * ib_core attaches only the uverbs client (no MAD, CM or IPoIB).  The
- * port needs no subnet manager: the HCA vport reports it ACTIVE with a
- * LID.
+ * port is either configured by the device itself (the HCA vport reports
+ * it ACTIVE with a LID) or, on a subnet, by a subnet manager through the
+ * firmware's SMA (mad.c); every port query asks the device, so what the
+ * SM set is what the next query returns, and the PORT_CHANGE events tell
+ * ib_core to refresh its cache.
  */
 #include <linux/log2.h>
 #include <linux/pci.h>
@@ -37,12 +40,6 @@
 static struct mlx5x_dev *ib_mdev(struct mlx5x_ib_dev *dev)
 {
 	return dev->mdev;
-}
-
-/* Vport commands name the port only on multi-port devices. */
-static u8 ib_vport_port(struct mlx5x_ib_dev *dev, u32 port)
-{
-	return dev->caps.num_ports > 1 ? port : 0;
 }
 
 /*
@@ -212,7 +209,7 @@ static int mlx5x_ib_query_port(struct ib_device *ibdev, u32 port,
 	struct mlx5x_vport_ctx ctx;
 	int err;
 
-	err = mlx5x_fw_query_vport_ctx(dev->cmd, ib_vport_port(dev, port),
+	err = mlx5x_fw_query_vport_ctx(dev->cmd, mlx5x_ib_vport_port(dev, port),
 				       &ctx);
 	if (err)
 		return err;
@@ -244,7 +241,7 @@ static int mlx5x_ib_query_gid(struct ib_device *ibdev, u32 port, int index,
 
 	if (index < 0 || index >= dev->gid_tbl_len)
 		return -EINVAL;
-	return mlx5x_fw_query_vport_gid(dev->cmd, ib_vport_port(dev, port),
+	return mlx5x_fw_query_vport_gid(dev->cmd, mlx5x_ib_vport_port(dev, port),
 					index, gid->raw);
 }
 
@@ -255,7 +252,7 @@ static int mlx5x_ib_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
 
 	if (index >= dev->pkey_tbl_len)
 		return -EINVAL;
-	return mlx5x_fw_query_vport_pkey(dev->cmd, ib_vport_port(dev, port),
+	return mlx5x_fw_query_vport_pkey(dev->cmd, mlx5x_ib_vport_port(dev, port),
 					 index, pkey);
 }
 
@@ -266,10 +263,13 @@ static int mlx5x_ib_port_immutable(struct ib_device *ibdev, u32 port,
 	struct mlx5x_vport_ctx ctx;
 	int err;
 
-	err = mlx5x_fw_query_vport_ctx(dev->cmd, ib_vport_port(dev, port),
+	err = mlx5x_fw_query_vport_ctx(dev->cmd, mlx5x_ib_vport_port(dev, port),
 				       &ctx);
 	if (err)
 		return err;
+	/* without ib_virt the PF owns the port's SMI (mlx5_ib's has_smi) */
+	if (!dev->caps.ib_virt || ctx.has_smi)
+		dev->smi_ports |= BIT(port);
 	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
 	if (ctx.grh_required)
 		immutable->core_cap_flags |= RDMA_CORE_PORT_IB_GRH_REQUIRED;
@@ -467,6 +467,8 @@ static const struct ib_device_ops mlx5x_ib_ops = {
 	.query_gid = mlx5x_ib_query_gid,
 	.query_pkey = mlx5x_ib_query_pkey,
 	.get_port_immutable = mlx5x_ib_port_immutable,
+	.modify_port = mlx5x_ib_modify_port,
+	.process_mad = mlx5x_ib_process_mad,
 	.get_dev_fw_str = mlx5x_ib_fw_str,
 	.device_group = &mlx5x_ib_attr_group,
 	.alloc_hw_device_stats = mlx5x_ib_alloc_device_stats,
@@ -499,6 +501,8 @@ static const struct ib_device_ops mlx5x_ib_ops = {
 	.modify_srq = mlx5x_ib_modify_srq,
 	.query_srq = mlx5x_ib_query_srq,
 	.destroy_srq = mlx5x_ib_destroy_srq,
+	.attach_mcast = mlx5x_ib_attach_mcast,
+	.detach_mcast = mlx5x_ib_detach_mcast,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, mlx5x_ib_ucontext, ibuc),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mlx5x_ib_pd, ibpd),
@@ -549,7 +553,7 @@ static int ib_query_identity(struct mlx5x_ib_dev *dev)
 	 * Mellanox one.
 	 */
 	dev->vendor_id = dev->mdev->hca.vendor_id ?: MLX5X_MELLANOX_OUI;
-	err = mlx5x_fw_query_vport_ctx(dev->cmd, ib_vport_port(dev, 1), &ctx);
+	err = mlx5x_fw_query_vport_ctx(dev->cmd, mlx5x_ib_vport_port(dev, 1), &ctx);
 	if (err)
 		return err;
 	dev->ibdev.node_guid = ctx.node_guid;
@@ -580,6 +584,7 @@ static void ib_setup_device(struct mlx5x_ib_dev *dev)
 	dev->bar_start = pci_resource_start(mdev->pdev, 0);
 	mlx5x_res_table_init(&dev->qps);
 	mlx5x_res_table_init(&dev->srqs);
+	mutex_init(&dev->port_caps_lock);
 }
 
 /**
@@ -648,5 +653,6 @@ void mlx5x_ib_fini(struct mlx5x_dev *mdev)
 	mlx5x_devr_fini(dev);
 	mlx5x_res_table_destroy(&dev->qps);
 	mlx5x_res_table_destroy(&dev->srqs);
+	mutex_destroy(&dev->port_caps_lock);
 	ib_dealloc_device(&dev->ibdev);
 }
