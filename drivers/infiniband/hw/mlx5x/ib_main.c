@@ -339,6 +339,15 @@ static const struct attribute_group mlx5x_ib_attr_group = {
  * ib_dispatch_event() only queues work, with GFP_ATOMIC.
  */
 
+/*
+ * The PORT_CHANGE sub-types, as mlx5_ib maps them.  An SM's changes of
+ * the LID, LMC or SM LID come as LID changes and its re-registration
+ * request as CLIENT_REREG: the device has no sub-type of its own for an
+ * SM change, so IB_EVENT_SM_CHANGE never comes from here (ib_sa rebuilds
+ * its SM address on LID_CHANGE and CLIENT_REREGISTER too).  Each event
+ * makes ib_core re-read the port through query_port, which asks the
+ * device every time: nothing in the driver caches port attributes.
+ */
 enum ib_event_type mlx5x_port_event_to_ib(u8 sub_type, bool *known)
 {
 	*known = true;
