@@ -381,6 +381,9 @@ static void ib_port_event(void *ctx, u8 port, u8 sub_type)
 	ev.event = mlx5x_port_event_to_ib(sub_type, &known);
 	if (!known || !rdma_is_port_valid(&dev->ibdev, port))
 		return;
+	/* the link went up or down: its speed may be another now */
+	if (ev.event == IB_EVENT_PORT_ACTIVE || ev.event == IB_EVENT_PORT_ERR)
+		mlx5x_dispatch_speed_change(&dev->ibdev);
 	ev.device = &dev->ibdev;
 	ev.element.port_num = port;
 	ib_dispatch_event(&ev);
