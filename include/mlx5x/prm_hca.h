@@ -259,6 +259,8 @@ enum {
 #define MLX5X_CAP_UMR_MODIFY_ENTITY_SIZE_DISABLED_MASK 0x01000000U
 #define MLX5X_CAP_UMR_MODIFY_ATOMIC_DISABLED_OFF     0x040
 #define MLX5X_CAP_UMR_MODIFY_ATOMIC_DISABLED_MASK    0x00800000U
+#define MLX5X_CAP_UMR_FENCE_OFF                      0x040 /* bits 0x20a-0x20b */
+#define MLX5X_CAP_UMR_FENCE_MASK                     0x00300000U
 #define MLX5X_CAP_CMDIF_CHECKSUM_OFF                 0x040
 #define MLX5X_CAP_CMDIF_CHECKSUM_MASK                0x0000c000U
 #define MLX5X_CAP_DCT_OFF                            0x040
@@ -412,6 +414,13 @@ enum {
 #define MLX5X_QUERY_SPECIAL_CONTEXTS_OUT_REPEATED_MKEY_OFF	0x018
 enum {
 	MLX5X_QUERY_SPECIAL_CONTEXTS_OUT_LEN	= 0x20,
+};
+
+/* umr_fence: what a UMR WQE on a send queue must be fenced with */
+enum {
+	MLX5X_CAP_UMR_FENCE_STRONG	= 0,
+	MLX5X_CAP_UMR_FENCE_SMALL	= 1,
+	MLX5X_CAP_UMR_FENCE_NONE	= 2,
 };
 
 #endif /* MLX5X_PRM_HCA_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * User completion queues.
+ * Completion queues: user CQs here, kernel CQs' rings and polling in
+ * kcq.c; both are created and destroyed here, through the CQ core.
  *
  * libmlx5 owns the CQE ring and the doorbell record and arms the CQ
  * itself through its UAR; the kernel creates the CQ on the completion
@@ -23,6 +24,7 @@
 #include <rdma/ib_umem.h>
 
 #include "ib.h"
+#include "kverbs.h"
 #include "mlx5x.h"
 
 /* CQ rings are page aligned (no page offset); 4 KiB .. 1 GiB pages. */
@@ -108,6 +110,8 @@ static void cq_comp(struct mlx5x_core_cq *mcq)
 	struct mlx5x_ib_cq *cq = container_of(mcq, struct mlx5x_ib_cq, mcq);
 	struct ib_cq *ibcq = &cq->ibcq;
 
+	if (cq->kcq)
+		mlx5x_kcq_event(cq);
 	if (ibcq->comp_handler)
 		ibcq->comp_handler(ibcq, ibcq->cq_context);
 }
@@ -171,7 +175,9 @@ static void cq_unpin(struct mlx5x_ib_ucontext *uctx, struct mlx5x_ib_cq *cq)
 static int cq_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq,
 			struct mlx5x_cq_params *p)
 {
-	p->uar = cq->uar->index;
+	/* a kernel CQ's parameters name the kernel UAR already */
+	if (cq->uar)
+		p->uar = cq->uar->index;
 	cq->mcq.comp = cq_comp;
 	cq->mcq.event = cq_event;
 	return mlx5x_core_cq_create(dev->cmd, &dev->mdev->hca.cqs, cq->eq, p,
@@ -195,6 +201,28 @@ static int cq_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq)
 	return err;
 }
 
+/* A CQ of a kernel consumer: rings in kernel memory (kcq.c). */
+static int cq_create_kernel(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq,
+			    const struct ib_cq_init_attr *attr)
+{
+	struct mlx5x_cq_params p = {};
+	int err;
+
+	err = mlx5x_kcq_alloc(dev, cq, attr, &p);
+	if (err)
+		goto out;
+	err = cq_create_hw(dev, cq, &p);
+	if (err)
+		mlx5x_kcq_free(dev, cq);
+out:
+	if (err) {
+		ibdev_dbg(&dev->ibdev, "create kernel CQ (cqe %u, vector %u): %d\n",
+			  attr->cqe, attr->comp_vector, err);
+		atomic64_inc(&dev->stats.cq_err);
+	}
+	return err;
+}
+
 int mlx5x_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		       struct mlx5x_create_cq_arg *arg)
 {
@@ -208,9 +236,8 @@ int mlx5x_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	u32 entries;
 	int err;
 
-	/* kernel CQs need kernel verbs, which mlx5x does not provide */
 	if (!udata)
-		return -EOPNOTSUPP;
+		return cq_create_kernel(dev, cq, attr);
 	uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ib_ucontext, ibuc);
 	/* set up before the CQ number reaches the event path */
 	mutex_init(&cq->resize_lock);
@@ -271,6 +298,10 @@ int mlx5x_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	err = cq_destroy_hw(dev, cq);
 	if (err)
 		return err;
+	if (cq->kcq) {
+		mlx5x_kcq_free(dev, cq);
+		return 0;
+	}
 	cq_unpin(cq->uctx, cq);
 	mlx5x_uar_put(cq->uar);
 	mutex_destroy(&cq->resize_lock);

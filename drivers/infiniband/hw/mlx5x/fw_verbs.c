@@ -94,6 +94,7 @@ void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
 	c->ib_virt = MLX5X_GET(cap, MLX5X_CAP_IB_VIRT);
 	c->umr_atomic_disabled =
 		MLX5X_GET(cap, MLX5X_CAP_UMR_MODIFY_ATOMIC_DISABLED);
+	c->umr_fence = MLX5X_GET(cap, MLX5X_CAP_UMR_FENCE);
 	c->mw = MLX5X_GET(cap, MLX5X_CAP_IMAICL);
 	c->device_frequency_khz = MLX5X_GET(cap, MLX5X_CAP_DEVICE_FREQUENCY_KHZ);
 	c->stat_rate_support = MLX5X_GET(cap, MLX5X_CAP_STAT_RATE_SUPPORT);
@@ -556,7 +557,10 @@ void mlx5x_mkc_encode(void *mkc, const struct mlx5x_mkey_params *p)
 		mkc_window_encode(mkc, p);
 		return;
 	}
-	MLX5X_SET(mkc, MLX5X_MKC_ACCESS_MODE_1_0, MLX5X_MKC_ACCESS_MODE_MTT);
+	/* a PA key translates nothing: it spans all of memory (length64) */
+	MLX5X_SET(mkc, MLX5X_MKC_ACCESS_MODE_1_0,
+		  p->pa ? MLX5X_MKC_ACCESS_MODE_PA : MLX5X_MKC_ACCESS_MODE_MTT);
+	MLX5X_SET(mkc, MLX5X_MKC_LENGTH64, p->pa);
 	MLX5X_SET(mkc, MLX5X_MKC_LR, !!(p->access & MLX5X_MKEY_LR));
 	MLX5X_SET(mkc, MLX5X_MKC_LW, !!(p->access & MLX5X_MKEY_LW));
 	MLX5X_SET(mkc, MLX5X_MKC_RR, !!(p->access & MLX5X_MKEY_RR));

@@ -47,6 +47,7 @@ struct mlx5x_cmd;
  * @sq_ts_cap: timestamp formats of send queues (MLX5X_TS_CAP_*)
  * @qp_ts_cap: timestamp formats of QPs (RoCE caps; FREE_RUNNING without)
  * @umr_atomic_disabled: a UMR may not change an mkey's atomic right
+ * @umr_fence: fence a UMR WQE on a send queue needs (MLX5X_CAP_UMR_FENCE_*)
  * @mw: memory windows of type 1 and 2B (imaicl): KLM window mkeys that
  *	user send queues bind and invalidate with UMR WQEs
  * @pkv: P_Key violation counter
@@ -85,6 +86,7 @@ struct mlx5x_verbs_caps {
 	u8 sq_ts_cap;
 	u8 qp_ts_cap;
 	bool umr_atomic_disabled;
+	u8 umr_fence;
 	bool mw;
 	bool pkv;
 	bool qkv;
@@ -188,6 +190,8 @@ struct mlx5x_pas {
  *	room for this many KLM entries (one octword each), which a bind
  *	fills later; @pas is then unused
  * @en_rinval: a type 2 window: SEND with Invalidate may free it
+ * @pa: a physical-address key over all of memory (kernel DMA MR):
+ *	@iova, @len and @pas unused
  */
 struct mlx5x_mkey_params {
 	u32 pdn;
@@ -199,6 +203,7 @@ struct mlx5x_mkey_params {
 	struct mlx5x_pas pas;
 	u16 window_klms;
 	bool en_rinval;
+	bool pa;
 };
 
 /**

@@ -37,8 +37,11 @@
 
 struct ib_mad;
 struct ib_mad_hdr;
+struct dma_pool;
 struct mlx5x_dev;
 struct mlx5x_eq;
+struct mlx5x_kcq;
+struct mlx5x_kqp;
 struct mlx5x_umr;
 
 /*
@@ -143,6 +146,10 @@ struct mlx5x_devr {
  * @devr: reserved kernel objects (devr.c)
  * @listener: how the HCA core reports its events to this device (from
  *	registration until unregistration starts)
+ * @kuar: UAR of the kernel data path: kernel CQ arms and kernel QP send
+ *	doorbells (each a single 64-bit store, so no lock is needed)
+ * @kdb_pool: doorbell records of kernel CQs and QPs
+ * @umr_fence: fence of a UMR WQE on a kernel send queue (MLX5X_WQE_FENCE_*)
  * @smi_ports: bit p set: port p has an SMI (written by get_port_immutable
  *	during registration, read-only once ib_core adds its clients)
  * @port_caps_lock: makes modify_port's read-modify-write of the port
@@ -165,6 +172,9 @@ struct mlx5x_ib_dev {
 	struct mlx5x_umr *umr;
 	struct mlx5x_devr devr;
 	struct mlx5x_hca_listener listener;
+	struct mlx5x_uar kuar;
+	struct dma_pool *kdb_pool;
+	u8 umr_fence;
 	u32 smi_ports;
 	struct mutex port_caps_lock; /* port CapabilityMask updates */
 	struct mlx5x_ib_stats stats;
@@ -297,12 +307,14 @@ struct mlx5x_mr_reg {
 };
 
 /**
- * struct mlx5x_ib_cq - user CQ
+ * struct mlx5x_ib_cq - user or kernel CQ
  * @ibcq: core object; first member
  * @mcq: what the EQ interrupt handler and bottom half see
- * @uctx: the context it belongs to
- * @uq: the CQE ring and its doorbell record
- * @uar: the UAR whose doorbell arms it (reference held)
+ * @uctx: the context it belongs to; NULL for a kernel CQ
+ * @kcq: a kernel CQ's ring, doorbell record and poll state (kcq.c);
+ *	NULL for a user CQ
+ * @uq: the CQE ring and its doorbell record (user CQ)
+ * @uar: the UAR whose doorbell arms it (reference held; user CQ)
  * @eq: completion EQ it reports to
  * @cqe_size: bytes per CQE (64 or 128), fixed at creation
  * @resize_lock: serializes resizes; protects @uq.umem and ibcq.cqe
@@ -311,6 +323,7 @@ struct mlx5x_ib_cq {
 	struct ib_cq ibcq;
 	struct mlx5x_core_cq mcq;
 	struct mlx5x_ib_ucontext *uctx;
+	struct mlx5x_kcq *kcq;
 	struct mlx5x_uq uq;
 	struct mlx5x_uar_entry *uar;
 	struct mlx5x_eq *eq;
@@ -352,11 +365,15 @@ struct mlx5x_qp_cur {
 };
 
 /**
- * struct mlx5x_ib_qp - user RC, UC or UD QP
+ * struct mlx5x_ib_qp - user RC, UC, UD or XRC QP, or kernel QP
  * @ibqp: core object; first member
- * @uctx: the context it belongs to
- * @uq: the work queue buffer and its doorbell record
- * @uar: the UAR of its send doorbell (reference held)
+ * @qpn: firmware QP number, the QP table's key; ibqp.qp_num is the same
+ *	but for the special QPs, which report 0 and 1
+ * @uctx: the context it belongs to (user QP)
+ * @kqp: a kernel QP's queues and send/receive state (kqp.c); NULL for
+ *	a user QP
+ * @uq: the work queue buffer and its doorbell record (user QP)
+ * @uar: the UAR of its send doorbell (reference held; user QP)
  * @sizes: work queue geometry
  * @cap: capabilities as created (query_qp reports them)
  * @sq_sig_type: signalling of the send queue, as created
@@ -367,7 +384,9 @@ struct mlx5x_qp_cur {
  */
 struct mlx5x_ib_qp {
 	struct ib_qp ibqp;
+	u32 qpn;
 	struct mlx5x_ib_ucontext *uctx;
+	struct mlx5x_kqp *kqp;
 	struct mlx5x_uq uq;
 	struct mlx5x_uar_entry *uar;
 	struct mlx5x_qp_sizes sizes;
@@ -424,6 +443,21 @@ struct mlx5x_ib_srq {
 	struct mlx5x_res res;
 	struct mutex lock; /* limit arming */
 };
+
+/**
+ * struct mlx5x_ib_ah - kernel address handle
+ * @ibah: core object; first member
+ * @av: the address vector every send to it copies (mlx5x_av_build())
+ */
+struct mlx5x_ib_ah {
+	struct ib_ah ibah;
+	u8 av[MLX5X_WQE_AV_LEN];
+};
+
+static inline struct mlx5x_ib_ah *to_mah(struct ib_ah *ibah)
+{
+	return container_of(ibah, struct mlx5x_ib_ah, ibah);
+}
 
 static inline struct mlx5x_ib_dev *to_mibdev(struct ib_device *ibdev)
 {
@@ -552,6 +586,42 @@ int mlx5x_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
 int mlx5x_ib_alloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
 int mlx5x_ib_dealloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
 void mlx5x_ib_srq_event(struct mlx5x_ib_dev *dev, u8 type, u32 srqn);
+
+/* kcq.c: kernel CQs */
+int mlx5x_kverbs_init(struct mlx5x_ib_dev *dev);
+void mlx5x_kverbs_fini(struct mlx5x_ib_dev *dev);
+int mlx5x_kcq_alloc(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq,
+		    const struct ib_cq_init_attr *attr,
+		    struct mlx5x_cq_params *p);
+void mlx5x_kcq_free(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq);
+void mlx5x_kcq_event(struct mlx5x_ib_cq *cq);
+int mlx5x_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
+int mlx5x_ib_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+void mlx5x_kcq_clean(struct mlx5x_ib_cq *cq, u32 qpn);
+void mlx5x_cq_arm_ring(__be32 *dbr_arm, void __iomem *uar, u32 cqn, u8 sn,
+		       bool solicited, u32 ci);
+
+/* kqp.c: kernel QPs */
+int mlx5x_kqp_create(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
+		     struct ib_qp_init_attr *attr);
+void mlx5x_kqp_free(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp);
+void mlx5x_kqp_reset(struct mlx5x_ib_qp *qp);
+void mlx5x_kqp_mod(const struct mlx5x_ib_qp *qp, u16 opcode,
+		   struct mlx5x_qp_mod *m, u32 *optpar);
+int mlx5x_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		       const struct ib_send_wr **bad_wr);
+int mlx5x_ib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		       const struct ib_recv_wr **bad_wr);
+bool mlx5x_kqp_special(enum ib_qp_type type);
+int mlx5x_kqp_type_to_st(enum ib_qp_type type, u8 *st);
+
+/* kah.c: kernel address handles */
+int mlx5x_ib_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
+		       struct ib_udata *udata);
+int mlx5x_ib_destroy_ah(struct ib_ah *ibah, u32 flags);
+
+/* pd.c */
+struct ib_mr *mlx5x_ib_get_dma_mr(struct ib_pd *ibpd, int access);
 
 /* stats.c */
 struct rdma_hw_stats *mlx5x_ib_alloc_device_stats(struct ib_device *ibdev);

@@ -5,13 +5,13 @@
  * GID and P_Key queries, and the translation of the HCA's async events
  * into ib events.
  *
- * mlx5x is a user-space-only verbs provider: no kernel post/poll ops, so
- * ib_core attaches only the uverbs client (no MAD, CM or IPoIB).  The
- * port is either configured by the device itself (the HCA vport reports
- * it ACTIVE with a LID) or, on a subnet, by a subnet manager through the
- * firmware's SMA (mad.c); every port query asks the device, so what the
- * SM set is what the next query returns, and the PORT_CHANGE events tell
- * ib_core to refresh its cache.
+ * Kernel verbs (kcq.c, kqp.c, kah.c) make it a provider for the kernel's
+ * own clients too: ib_core attaches ib_mad, ib_cm, IPoIB and rdma_cm.
+ * The port is either configured by the device itself (the HCA vport
+ * reports it ACTIVE with a LID) or, on a subnet, by a subnet manager
+ * through the firmware's SMA (mad.c); every port query asks the device,
+ * so what the SM set is what the next query returns, and the PORT_CHANGE
+ * events tell ib_core to refresh its cache.
  */
 #include <linux/log2.h>
 #include <linux/pci.h>
@@ -25,8 +25,12 @@
 
 /* Largest send WQE the device limits are computed for (as mlx5 does). */
 #define MLX5X_MAX_SQ_DESC	512
-/* Control and remote-address segments of a send WQE. */
-#define MLX5X_SQ_WQE_OVERHEAD	32
+/*
+ * Control and datagram segments of a send WQE: the largest overhead of
+ * a WQE with a gather list (UD; RC has 32 bytes of address and atomic
+ * segments), so every QP type takes max_send_sge entries.
+ */
+#define MLX5X_SQ_WQE_OVERHEAD	(16 + MLX5X_WQE_AV_LEN)
 #define MLX5X_WQE_DATA_SEG_LEN	16
 
 /* IEEE OUI of Mellanox, the vendor of every ConnectX */
@@ -499,16 +503,23 @@ static const struct ib_device_ops mlx5x_ib_ops = {
 
 	.alloc_pd = mlx5x_ib_alloc_pd,
 	.dealloc_pd = mlx5x_ib_dealloc_pd,
+	.get_dma_mr = mlx5x_ib_get_dma_mr,
 	.reg_user_mr = mlx5x_ib_reg_user_mr,
 	.rereg_user_mr = mlx5x_ib_rereg_user_mr,
 	.dereg_mr = mlx5x_ib_dereg_mr,
 	.create_cq = mlx5x_ib_create_cq,
 	.destroy_cq = mlx5x_ib_destroy_cq,
 	.MLX5X_RESIZE_CQ_OP = mlx5x_ib_resize_cq,
+	.poll_cq = mlx5x_ib_poll_cq,
+	.req_notify_cq = mlx5x_ib_req_notify_cq,
 	.create_qp = mlx5x_ib_create_qp,
 	.modify_qp = mlx5x_ib_modify_qp,
 	.query_qp = mlx5x_ib_query_qp,
 	.destroy_qp = mlx5x_ib_destroy_qp,
+	.post_send = mlx5x_ib_post_send,
+	.post_recv = mlx5x_ib_post_recv,
+	.create_ah = mlx5x_ib_create_ah,
+	.destroy_ah = mlx5x_ib_destroy_ah,
 	.create_srq = mlx5x_ib_create_srq,
 	.modify_srq = mlx5x_ib_modify_srq,
 	.query_srq = mlx5x_ib_query_srq,
@@ -518,6 +529,7 @@ static const struct ib_device_ops mlx5x_ib_ops = {
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, mlx5x_ib_ucontext, ibuc),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mlx5x_ib_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_ah, mlx5x_ib_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, mlx5x_ib_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_qp, mlx5x_ib_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, mlx5x_ib_srq, ibsrq),
@@ -621,6 +633,10 @@ int mlx5x_ib_init(struct mlx5x_dev *mdev)
 	err = mlx5x_devr_init(dev);
 	if (err)
 		goto err_dealloc;
+	/* ib_mad attaches at registration and creates kernel CQs and QPs */
+	err = mlx5x_kverbs_init(dev);
+	if (err)
+		goto err_devr;
 	/* optional: without it re-registration always builds a new key */
 	err = mlx5x_umr_init(dev);
 	if (err)
@@ -643,6 +659,8 @@ int mlx5x_ib_init(struct mlx5x_dev *mdev)
 
 err_umr:
 	mlx5x_umr_fini(dev);
+	mlx5x_kverbs_fini(dev);
+err_devr:
 	mlx5x_devr_fini(dev);
 err_dealloc:
 	ib_dealloc_device(&dev->ibdev);
@@ -662,6 +680,7 @@ void mlx5x_ib_fini(struct mlx5x_dev *mdev)
 	mdev->ib = NULL;
 	ib_unregister_device(&dev->ibdev);
 	mlx5x_umr_fini(dev);
+	mlx5x_kverbs_fini(dev);
 	mlx5x_devr_fini(dev);
 	mlx5x_res_table_destroy(&dev->qps);
 	mlx5x_res_table_destroy(&dev->srqs);

@@ -191,6 +191,55 @@ struct ib_mr *mlx5x_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 }
 
 /**
+ * mlx5x_ib_get_dma_mr() - a key over all of memory, for a kernel PD
+ * @ibpd: the PD
+ * @access: IB access flags (local write, remote read/write)
+ *
+ * As mlx5_ib: a physical-address key (addresses are bus addresses, the
+ * device translates nothing) of length64, with the rights asked for.
+ * ib_alloc_pd() asks for one (mlx5x has no reserved local DMA lkey) and
+ * gives its lkey to every kernel consumer; dereg_mr destroys it.
+ *
+ * Return: the MR, or ERR_PTR(-EOPNOTSUPP) for rights it cannot give.
+ */
+struct ib_mr *mlx5x_ib_get_dma_mr(struct ib_pd *ibpd, int access)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibpd->device);
+	struct mlx5x_mkey_params p = {
+		.pdn = to_mpd(ibpd)->pdn,
+		.variant = (u8)atomic_inc_return(&dev->mkey_variant),
+		.pa = true,
+	};
+	struct mlx5x_ib_mr *mr;
+	u32 key;
+	int err;
+
+	err = mlx5x_mr_access(access, &dev->caps, &p.access);
+	if (err)
+		goto err_out;
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr) {
+		err = -ENOMEM;
+		goto err_out;
+	}
+	err = mlx5x_fw_create_mkey(dev->cmd, &p, &mr->index);
+	if (err) {
+		kfree(mr);
+		goto err_out;
+	}
+	key = mr->index << MLX5X_MKEY_INDEX_SHIFT | p.variant;
+	mr->ibmr.lkey = key;
+	mr->ibmr.rkey = key;
+	mr->access = access;
+	return &mr->ibmr;
+
+err_out:
+	ibdev_dbg(ibpd->device, "get_dma_mr (access 0x%x): %d\n", access, err);
+	atomic64_inc(&dev->stats.mr_err);
+	return ERR_PTR(err);
+}
+
+/**
  * mlx5x_mr_rereg_args() - the registration a re-registration amounts to
  * @flags: IB_MR_REREG_* of the request
  * @old: the MR's registration (pd, access, start, length, iova)

@@ -22,8 +22,9 @@
  * own).  XRC initiator QPs are send-only RC-like QPs; XRC target QPs
  * (at the end of this file) have no queues at all.
  *
- * Other QP types and kernel QPs are -EOPNOTSUPP, which the rdma-core
- * tests turn into skips.
+ * Other QP types are -EOPNOTSUPP, which the rdma-core tests turn into
+ * skips.  Kernel QPs (kqp.c) go through the same modify, query and
+ * destroy; creation and their queues are kqp.c's.
  */
 #include <linux/log2.h>
 #include <linux/sizes.h>
@@ -56,7 +57,7 @@
 
 static int qp_table_insert(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
 {
-	return mlx5x_res_insert(&dev->qps, qp->ibqp.qp_num, &qp->res);
+	return mlx5x_res_insert(&dev->qps, qp->qpn, &qp->res);
 }
 
 /* Any context; the reference is taken under the lock removal takes. */
@@ -434,6 +435,7 @@ static int qp_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
 	if (err)
 		return err;
+	qp->qpn = qpn;
 	qp->ibqp.qp_num = qpn;
 	err = qp_table_insert(dev, qp);
 	if (err)
@@ -481,7 +483,13 @@ int mlx5x_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 			mutex_destroy(&qp->lock);
 		return err;
 	}
-	err = udata ? mlx5x_qp_check_init_attr(attr, &dev->caps) : -EOPNOTSUPP;
+	if (!udata) {
+		err = mlx5x_kqp_create(dev, qp, attr);
+		if (err)
+			goto err_out;
+		return 0;
+	}
+	err = mlx5x_qp_check_init_attr(attr, &dev->caps);
 	if (err)
 		goto err_out;
 	qp_drop_rq_caps(attr);
@@ -513,7 +521,7 @@ int mlx5x_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 err_destroy:
 	/* the core frees @qp: the table may not keep it, whatever happens */
 	if (qp_destroy_hw(dev, qp)) {
-		mlx5x_res_remove(&dev->qps, qp->ibqp.qp_num);
+		mlx5x_res_remove(&dev->qps, qp->qpn);
 		mlx5x_res_release(&qp->res);
 	}
 err_unpin:
@@ -535,8 +543,7 @@ static int qp_fw_destroy(void *arg)
 {
 	struct mlx5x_ib_qp *qp = arg;
 
-	return mlx5x_fw_destroy_qp(to_mibdev(qp->ibqp.device)->cmd,
-				   qp->ibqp.qp_num);
+	return mlx5x_fw_destroy_qp(to_mibdev(qp->ibqp.device)->cmd, qp->qpn);
 }
 
 /*
@@ -546,7 +553,7 @@ static int qp_fw_destroy(void *arg)
  */
 static int qp_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
 {
-	u32 qpn = qp->ibqp.qp_num;
+	u32 qpn = qp->qpn;
 	int err;
 
 	mlx5x_fw_modify_qp(dev->cmd, MLX5X_CMD_OP_2RST_QP, qpn, 0, NULL);
@@ -568,8 +575,10 @@ int mlx5x_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	err = qp_destroy_hw(dev, qp);
 	if (err)
 		return err;
-	/* an XRC target QP holds no user memory and no UAR */
-	if (ibqp->qp_type != IB_QPT_XRC_TGT) {
+	if (qp->kqp) {
+		mlx5x_kqp_free(dev, qp);
+	} else if (ibqp->qp_type != IB_QPT_XRC_TGT) {
+		/* an XRC target QP holds no user memory and no UAR */
 		qp_unpin(qp);
 		mlx5x_uar_put(qp->uar);
 	}
@@ -1025,7 +1034,7 @@ static void qp_mod_common(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	struct ib_qp *ibqp = &qp->ibqp;
 
 	m->fields |= MLX5X_QPM_QP;
-	mlx5x_qp_type_to_st(ibqp->qp_type, &m->st);
+	mlx5x_kqp_type_to_st(ibqp->qp_type, &m->st);
 	m->pdn = ibqp->qp_type != IB_QPT_XRC_TGT && ibqp->pd ?
 		 to_mpd(ibqp->pd)->pdn : dev->devr.pdn;
 	if (ibqp->qp_type == IB_QPT_XRC_TGT)
@@ -1073,7 +1082,7 @@ static int qp_cur_state(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	*cur = qp->state;
 	if (!(mask & IB_QP_CUR_STATE) || attr->cur_qp_state == qp->state)
 		return 0;
-	err = mlx5x_fw_query_qp(dev->cmd, qp->ibqp.qp_num, &m);
+	err = mlx5x_fw_query_qp(dev->cmd, qp->qpn, &m);
 	if (err)
 		return err;
 	qp->state = mlx5x_qp_state_to_ib(m.state);
@@ -1104,7 +1113,10 @@ static int qp_modify_locked(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	err = mlx5x_qp_transition(cur, next, &opcode);
 	if (err || !opcode)
 		return err;
-	err = mlx5x_qp_attr_to_mod(attr, mask, qp->ibqp.qp_type, opcode,
+	/* the special QPs take a UD QP's attributes */
+	err = mlx5x_qp_attr_to_mod(attr, mask,
+				   mlx5x_kqp_special(qp->ibqp.qp_type) ?
+				   IB_QPT_UD : qp->ibqp.qp_type, opcode,
 				   &dev->caps, &qp->cur, &m, &optpar);
 	if (err)
 		return err;
@@ -1113,10 +1125,14 @@ static int qp_modify_locked(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 		  opcode != MLX5X_CMD_OP_2ERR_QP;
 	if (has_ctx)
 		qp_mod_common(dev, qp, &m);
-	err = mlx5x_fw_modify_qp(dev->cmd, opcode, qp->ibqp.qp_num, optpar,
+	if (has_ctx && qp->kqp)
+		mlx5x_kqp_mod(qp, opcode, &m, &optpar);
+	err = mlx5x_fw_modify_qp(dev->cmd, opcode, qp->qpn, optpar,
 				 has_ctx ? &m : NULL);
 	if (err)
 		return err;
+	if (qp->kqp && next == IB_QPS_RESET)
+		mlx5x_kqp_reset(qp);
 	qp->state = next;
 	qp_cur_update(&qp->cur, attr, mask, next);
 	return 0;
@@ -1212,7 +1228,7 @@ int mlx5x_ib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	memset(attr, 0, sizeof(*attr));
 	memset(init_attr, 0, sizeof(*init_attr));
 	mutex_lock(&qp->lock);
-	err = mlx5x_fw_query_qp(dev->cmd, ibqp->qp_num, &m);
+	err = mlx5x_fw_query_qp(dev->cmd, qp->qpn, &m);
 	if (!err) {
 		/* the device moves QPs to ERR by itself: believe it */
 		qp->state = mlx5x_qp_state_to_ib(m.state);
@@ -1224,6 +1240,8 @@ int mlx5x_ib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	/* libmlx5 reports the send side itself; the receive side is ours */
 	attr->cap.max_recv_wr = qp->sizes.rq_wqe_cnt;
 	attr->cap.max_recv_sge = qp->sizes.rq_max_gs;
+	if (qp->kqp)
+		attr->cap = qp->cap;
 	init_attr->cap = attr->cap;
 	init_attr->qp_type = ibqp->qp_type;
 	init_attr->send_cq = ibqp->send_cq;
@@ -1276,6 +1294,7 @@ static int qp_create_xrc_tgt(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	err = mlx5x_fw_create_qp(dev->cmd, &p, &qpn);
 	if (err)
 		goto err_out;
+	qp->qpn = qpn;
 	qp->ibqp.qp_num = qpn;
 	err = qp_table_insert(dev, qp);
 	if (err) {

@@ -60,8 +60,10 @@ static int res_fill_cq(struct sk_buff *msg, const void *obj)
 
 	if (rdma_nl_put_driver_u32_hex(msg, "hw_cqn", cq->mcq.cqn) ||
 	    rdma_nl_put_driver_u32(msg, "eqn", cq->eq->eqn) ||
-	    rdma_nl_put_driver_u32(msg, "cqe_size", cq->cqe_size) ||
-	    rdma_nl_put_driver_u32(msg, "uar", cq->uar->index))
+	    rdma_nl_put_driver_u32(msg, "cqe_size", cq->cqe_size))
+		return -EMSGSIZE;
+	/* a kernel CQ is armed through the device's kernel UAR */
+	if (cq->uar && rdma_nl_put_driver_u32(msg, "uar", cq->uar->index))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -71,7 +73,9 @@ static int res_fill_mr(struct sk_buff *msg, const void *obj)
 	const struct mlx5x_ib_mr *mr = obj;
 
 	if (rdma_nl_put_driver_u32_hex(msg, "mkey_index", mr->index) ||
-	    rdma_nl_put_driver_u64(msg, "pages", ib_umem_num_pages(mr->umem)) ||
+	    /* kernel keys pin nothing */
+	    rdma_nl_put_driver_u64(msg, "pages",
+				   mr->umem ? ib_umem_num_pages(mr->umem) : 0) ||
 	    rdma_nl_put_driver_u32(msg, "umr_en", mr->umr_en))
 		return -EMSGSIZE;
 	return 0;

@@ -17,7 +17,6 @@
  * record, wmb(), UAR store; the CQ arm likewise writes its record
  * before the UAR.
  */
-#include <linux/bitfield.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/slab.h>
@@ -160,17 +159,10 @@ static __be32 *umr_dbr(struct mlx5x_umr *umr, unsigned int off)
 /* Ask for one event on the next CQE (the one the next WQE produces). */
 static void umr_cq_arm(struct mlx5x_umr *umr)
 {
-	u32 word = FIELD_PREP(MLX5X_CQ_DB_SN_MASK, umr->arm_sn & 3) |
-		   FIELD_PREP(MLX5X_CQ_DB_CMD_MASK, MLX5X_CQ_DB_CMD_ARM_NEXT) |
-		   (umr->cq.ctr & MLX5X_CQ_DB_CI_MASK);
-	__be32 db[2] __aligned(8) = {
-		cpu_to_be32(word), cpu_to_be32(umr->mcq.cqn),
-	};
+	__be32 *arm = umr_dbr(umr, MLX5X_UMR_CQ_DBR_OFF + MLX5X_CQ_DBR_ARM_OFF);
 
-	*umr_dbr(umr, MLX5X_UMR_CQ_DBR_OFF + MLX5X_CQ_DBR_ARM_OFF) = db[0];
-	/* the device checks the record against the doorbell */
-	wmb();
-	__iowrite64_copy(umr->uar.map + MLX5X_UAR_CQ_DB_OFF, db, 1);
+	mlx5x_cq_arm_ring(arm, umr->uar.map, umr->mcq.cqn, umr->arm_sn, false,
+			  umr->cq.ctr);
 }
 
 /* @ctrl: the first 8 bytes of the WQE just written at the producer. */

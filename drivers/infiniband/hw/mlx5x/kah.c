@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Address handles.  An address handle is the 48-byte address vector a
+ * UD, QP0 or QP1 send copies into its datagram segment (kwqe.c builds
+ * it); the device holds nothing, so creating and destroying one issues
+ * no command.  libmlx5 builds its own vectors on an InfiniBand port, so
+ * in practice only kernel consumers (ib_mad, ib_sa, IPoIB) get here.
+ */
+#include "ib.h"
+#include "kwqe.h"
+
+int mlx5x_ib_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
+		       struct ib_udata *udata)
+{
+	struct mlx5x_ib_dev *dev = to_mibdev(ibah->device);
+	const struct rdma_ah_attr *ah = attr->ah_attr;
+
+	/* InfiniBand ports only: no RoCE, no OPA */
+	if (ah->type != RDMA_AH_ATTR_TYPE_IB)
+		return -EOPNOTSUPP;
+	return mlx5x_av_build(ah, &dev->caps, dev->gid_tbl_len,
+			      to_mah(ibah)->av);
+}
+
+int mlx5x_ib_destroy_ah(struct ib_ah *ibah, u32 flags)
+{
+	return 0;
+}
