@@ -42,6 +42,7 @@ struct mlx5x_dev;
 struct mlx5x_eq;
 struct mlx5x_kcq;
 struct mlx5x_kqp;
+struct mlx5x_ksrq;
 struct mlx5x_umr;
 
 /*
@@ -432,6 +433,7 @@ struct mlx5x_srq_sizes {
  * @sizes: geometry
  * @res: the SRQ table's view: one reference per async event in flight
  * @lock: serializes arming the limit
+ * @ksrq: a kernel SRQ's ring and list (srq.c); NULL for a user SRQ
  */
 struct mlx5x_ib_srq {
 	struct ib_srq ibsrq;
@@ -442,16 +444,19 @@ struct mlx5x_ib_srq {
 	struct mlx5x_srq_sizes sizes;
 	struct mlx5x_res res;
 	struct mutex lock; /* limit arming */
+	struct mlx5x_ksrq *ksrq;
 };
 
 /**
  * struct mlx5x_ib_ah - kernel address handle
  * @ibah: core object; first member
  * @av: the address vector every send to it copies (mlx5x_av_build())
+ * @port: the port it was created for (query_ah)
  */
 struct mlx5x_ib_ah {
 	struct ib_ah ibah;
 	u8 av[MLX5X_WQE_AV_LEN];
+	u32 port;
 };
 
 static inline struct mlx5x_ib_ah *to_mah(struct ib_ah *ibah)
@@ -586,6 +591,9 @@ int mlx5x_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
 int mlx5x_ib_alloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
 int mlx5x_ib_dealloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
 void mlx5x_ib_srq_event(struct mlx5x_ib_dev *dev, u8 type, u32 srqn);
+int mlx5x_ib_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+			   const struct ib_recv_wr **bad_wr);
+u64 mlx5x_ksrq_done(struct mlx5x_ib_srq *srq, u16 idx);
 
 /* kcq.c: kernel CQs */
 int mlx5x_kverbs_init(struct mlx5x_ib_dev *dev);
@@ -597,7 +605,8 @@ void mlx5x_kcq_free(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq);
 void mlx5x_kcq_event(struct mlx5x_ib_cq *cq);
 int mlx5x_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int mlx5x_ib_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
-void mlx5x_kcq_clean(struct mlx5x_ib_cq *cq, u32 qpn);
+void mlx5x_kcq_clean(struct mlx5x_ib_cq *cq, u32 qpn,
+		     struct mlx5x_ib_srq *srq);
 void mlx5x_cq_arm_ring(__be32 *dbr_arm, void __iomem *uar, u32 cqn, u8 sn,
 		       bool solicited, u32 ci);
 
@@ -619,6 +628,7 @@ int mlx5x_kqp_type_to_st(enum ib_qp_type type, u8 *st);
 int mlx5x_ib_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 		       struct ib_udata *udata);
 int mlx5x_ib_destroy_ah(struct ib_ah *ibah, u32 flags);
+int mlx5x_ib_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr);
 
 /* pd.c */
 struct ib_mr *mlx5x_ib_get_dma_mr(struct ib_pd *ibpd, int access);

@@ -520,10 +520,12 @@ static const struct ib_device_ops mlx5x_ib_ops = {
 	.post_recv = mlx5x_ib_post_recv,
 	.create_ah = mlx5x_ib_create_ah,
 	.destroy_ah = mlx5x_ib_destroy_ah,
+	.query_ah = mlx5x_ib_query_ah,
 	.create_srq = mlx5x_ib_create_srq,
 	.modify_srq = mlx5x_ib_modify_srq,
 	.query_srq = mlx5x_ib_query_srq,
 	.destroy_srq = mlx5x_ib_destroy_srq,
+	.post_srq_recv = mlx5x_ib_post_srq_recv,
 	.attach_mcast = mlx5x_ib_attach_mcast,
 	.detach_mcast = mlx5x_ib_detach_mcast,
 

@@ -18,8 +18,18 @@ int mlx5x_ib_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 	/* InfiniBand ports only: no RoCE, no OPA */
 	if (ah->type != RDMA_AH_ATTR_TYPE_IB)
 		return -EOPNOTSUPP;
+	to_mah(ibah)->port = rdma_ah_get_port_num(ah);
 	return mlx5x_av_build(ah, &dev->caps, dev->gid_tbl_len,
 			      to_mah(ibah)->av);
+}
+
+int mlx5x_ib_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->type = ibah->type;
+	rdma_ah_set_port_num(attr, to_mah(ibah)->port);
+	mlx5x_av_to_attr(to_mah(ibah)->av, attr);
+	return 0;
 }
 
 int mlx5x_ib_destroy_ah(struct ib_ah *ibah, u32 flags)

@@ -236,9 +236,15 @@ static void kcq_recv_done(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	u32 tail = kqp->rq_tail;
 	u16 pkey;
 
-	wc->wr_id = kqp->rq_wrid[tail & ((1U << kqp->rq.log_n) - 1)];
-	/* the id is read: post_recv may reuse the slot (pairs with its acquire) */
-	smp_store_release(&kqp->rq_tail, tail + 1);
+	if (qp->ibqp.srq) {
+		/* an SRQ names the WQE; it goes back on the SRQ's list */
+		wc->wr_id = mlx5x_ksrq_done(to_msrq(qp->ibqp.srq),
+					    mlx5x_cqe_wqe_counter(cqe));
+	} else {
+		wc->wr_id = kqp->rq_wrid[tail & ((1U << kqp->rq.log_n) - 1)];
+		/* the id is read: post_recv may reuse the slot (pairs with acquire) */
+		smp_store_release(&kqp->rq_tail, tail + 1);
+	}
 	if (err) {
 		mlx5x_cqe_err_to_wc(cqe, wc);
 		wc->opcode = IB_WC_RECV;
@@ -285,7 +291,7 @@ static bool kcq_poll_one(struct mlx5x_ib_dev *dev, const void *cqe,
 	case MLX5X_CQE_RESP_SEND_IMM:
 	case MLX5X_CQE_RESP_SEND_INV:
 	case MLX5X_CQE_RESP_ERR:
-		if (!(*qp)->kqp->rq_wrid)
+		if (!(*qp)->kqp->rq_wrid && !(*qp)->ibqp.srq)
 			return false;
 		kcq_recv_done(dev, *qp, cqe, opcode == MLX5X_CQE_RESP_ERR, wc);
 		return true;
@@ -346,17 +352,26 @@ int mlx5x_ib_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	return ret;
 }
 
+/* A responder CQE (good or error), which consumed a receive WQE. */
+static bool kcq_is_recv(const void *cqe)
+{
+	u8 op = mlx5x_cqe_opcode(cqe);
+
+	return op != MLX5X_CQE_REQ && op != MLX5X_CQE_REQ_ERR;
+}
+
 /**
  * mlx5x_kcq_clean() - drop the CQEs of a QP from a kernel CQ
  * @cq: the CQ
  * @qpn: the QP's firmware number; the QP is reset or destroyed, so the
  *	device writes no new CQE for it
+ * @srq: the QP's SRQ, or NULL: the receives dropped give their WQEs back
  *
  * The CQEs of other QPs move up over the dropped ones, keeping their
  * order, and the consumer counter skips what was freed: poll_cq never
  * sees a CQE of a QP that is gone.
  */
-void mlx5x_kcq_clean(struct mlx5x_ib_cq *cq, u32 qpn)
+void mlx5x_kcq_clean(struct mlx5x_ib_cq *cq, u32 qpn, struct mlx5x_ib_srq *srq)
 {
 	struct mlx5x_kcq *kcq = cq->kcq;
 	u32 prod, nfreed = 0;
@@ -376,6 +391,8 @@ void mlx5x_kcq_clean(struct mlx5x_ib_cq *cq, u32 qpn)
 		prod--;
 		cqe = mlx5x_ring_entry(&kcq->ring, prod);
 		if (mlx5x_cqe_qpn(cqe) == qpn) {
+			if (srq && kcq_is_recv(cqe))
+				mlx5x_ksrq_done(srq, mlx5x_cqe_wqe_counter(cqe));
 			nfreed++;
 		} else if (nfreed) {
 			dest = mlx5x_ring_entry(&kcq->ring, prod + nfreed);

@@ -170,8 +170,9 @@ static int kqp_check_attr(const struct ib_qp_init_attr *attr)
 	default:
 		return -EOPNOTSUPP;
 	}
-	/* no kernel SRQ; no offload (none is advertised) */
-	if (attr->create_flags || attr->srq || attr->xrcd || attr->rwq_ind_tbl)
+	/* no offload is advertised; receives from a kernel SRQ only */
+	if (attr->create_flags || attr->xrcd || attr->rwq_ind_tbl ||
+	    (attr->srq && !to_msrq(attr->srq)->ksrq))
 		return -EOPNOTSUPP;
 	if (!attr->send_cq || !attr->recv_cq ||
 	    !to_mcq(attr->send_cq)->kcq || !to_mcq(attr->recv_cq)->kcq)
@@ -250,7 +251,9 @@ static void kqp_fill_params(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	mlx5x_ring_pas(&kqp->mem, &p->pas);
 	/* the pages the queues use, not the allocation's power-of-two tail */
 	p->pas.n = DIV_ROUND_UP(bytes, SZ_4K);
-	mlx5x_qp_rq_names(&dev->devr, false, NULL, g->rq_n, p);
+	mlx5x_qp_rq_names(&dev->devr, false,
+			  attr->srq ? &to_msrq(attr->srq)->srqn : NULL,
+			  g->rq_n, p);
 }
 
 static void kqp_set_caps(struct mlx5x_ib_qp *qp, struct ib_qp_init_attr *attr,
@@ -313,6 +316,11 @@ int mlx5x_kqp_create(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	int err;
 
 	err = kqp_check_attr(attr);
+	/* a QP on an SRQ has no receive queue of its own */
+	if (!err && attr->srq) {
+		attr->cap.max_recv_wr = 0;
+		attr->cap.max_recv_sge = 0;
+	}
 	if (!err)
 		err = mlx5x_kqp_geometry(attr->qp_type, &attr->cap, &dev->caps,
 					 &g);
@@ -342,11 +350,18 @@ err_free:
 }
 
 /* The QP is destroyed: no CQE of it may reach poll_cq any more. */
+static void kqp_clean_cqs(struct mlx5x_ib_qp *qp)
+{
+	struct mlx5x_ib_srq *srq = qp->ibqp.srq ? to_msrq(qp->ibqp.srq) : NULL;
+
+	mlx5x_kcq_clean(to_mcq(qp->ibqp.send_cq), qp->qpn, srq);
+	if (qp->ibqp.recv_cq != qp->ibqp.send_cq)
+		mlx5x_kcq_clean(to_mcq(qp->ibqp.recv_cq), qp->qpn, srq);
+}
+
 void mlx5x_kqp_free(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
 {
-	mlx5x_kcq_clean(to_mcq(qp->ibqp.send_cq), qp->qpn);
-	if (qp->ibqp.recv_cq != qp->ibqp.send_cq)
-		mlx5x_kcq_clean(to_mcq(qp->ibqp.recv_cq), qp->qpn);
+	kqp_clean_cqs(qp);
 	kqp_mem_free(dev, qp->kqp);
 	qp->kqp = NULL;
 }
@@ -360,9 +375,7 @@ void mlx5x_kqp_reset(struct mlx5x_ib_qp *qp)
 	struct mlx5x_kqp *kqp = qp->kqp;
 	unsigned long flags;
 
-	mlx5x_kcq_clean(to_mcq(qp->ibqp.send_cq), qp->qpn);
-	if (qp->ibqp.recv_cq != qp->ibqp.send_cq)
-		mlx5x_kcq_clean(to_mcq(qp->ibqp.recv_cq), qp->qpn);
+	kqp_clean_cqs(qp);
 	spin_lock_irqsave(&kqp->sq_lock, flags);
 	kqp->sq.ctr = 0;
 	kqp->sq_tail = 0;

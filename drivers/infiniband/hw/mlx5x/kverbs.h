@@ -130,6 +130,31 @@ struct mlx5x_kqp_geom {
 	u8 max_wqe_bbs;
 };
 
+/**
+ * struct mlx5x_ksrq - a kernel SRQ's WQE list
+ * @lock: protects everything below but @ring.buf and @max_gs; taken with
+ *	interrupts off (completions free WQEs from poll_cq)
+ * @ring: the WQEs, each a next segment and @max_gs scatter entries
+ * @dbr: doorbell record: WQEs posted
+ * @dbr_dma: its bus address
+ * @wrid: per WQE, the consumer's id
+ * @head: the next free WQE to post
+ * @tail: the last free WQE (never posted while it is the tail)
+ * @wqe_ctr: WQEs posted
+ * @max_gs: scatter entries per WQE
+ */
+struct mlx5x_ksrq {
+	spinlock_t lock; /* head, tail, links, wrid, wqe_ctr, dbr */
+	struct mlx5x_ring ring;
+	__be32 *dbr;
+	dma_addr_t dbr_dma;
+	u64 *wrid;
+	u32 head;
+	u32 tail;
+	u16 wqe_ctr;
+	u32 max_gs;
+};
+
 struct mlx5x_verbs_caps;
 
 int mlx5x_kqp_geometry(enum ib_qp_type type, const struct ib_qp_cap *cap,

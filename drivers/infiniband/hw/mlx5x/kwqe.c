@@ -66,11 +66,16 @@ void mlx5x_kwqe_dgram(void *seg, const void *av, u32 dqpn, u32 qkey)
 	MLX5X_SET(seg, MLX5X_WQE_AV_DQPN, dqpn);
 }
 
-/* A data (pointer) segment: gather in a send WQE, scatter in a receive. */
+/*
+ * A data (pointer) segment: gather in a send WQE, scatter in a receive.
+ * Whole words: the ring slot may hold an old inline header, whose
+ * inline bit must not survive.
+ */
 void mlx5x_kwqe_data(void *seg, u32 len, u32 lkey, u64 addr)
 {
-	MLX5X_SET(seg, MLX5X_WQE_DATA_BYTE_COUNT, len);
-	MLX5X_SET(seg, MLX5X_WQE_DATA_LKEY, lkey);
+	*(__be32 *)((u8 *)seg + MLX5X_WQE_DATA_BYTE_COUNT_OFF) =
+		cpu_to_be32(len & MLX5X_WQE_DATA_BYTE_COUNT_MASK);
+	*(__be32 *)((u8 *)seg + MLX5X_WQE_DATA_LKEY_OFF) = cpu_to_be32(lkey);
 	*(__be64 *)((u8 *)seg + MLX5X_WQE_DATA_ADDR_OFF) = cpu_to_be64(addr);
 }
 
@@ -378,6 +383,34 @@ void mlx5x_cqe_err_to_wc(const void *cqe, struct ib_wc *wc)
 }
 
 /* ---- address vectors ---- */
+
+/**
+ * mlx5x_av_to_attr() - read an address vector back (query_ah)
+ * @av: the vector mlx5x_av_build() wrote
+ * @ah: DLID, SL, path bits, static rate and GRH are set; the caller
+ *	clears it and sets its type (IB) first, which the setters need
+ *
+ * ib_mad matches a response to its request by the request's address
+ * (path bits, GID): what query_ah reports must be what was built.
+ */
+void mlx5x_av_to_attr(const void *av, struct rdma_ah_attr *ah)
+{
+	u8 rate = MLX5X_GET(av, MLX5X_WQE_AV_STAT_RATE);
+	union ib_gid dgid;
+
+	rdma_ah_set_dlid(ah, MLX5X_GET(av, MLX5X_WQE_AV_RLID));
+	rdma_ah_set_sl(ah, MLX5X_GET(av, MLX5X_WQE_AV_SL));
+	rdma_ah_set_path_bits(ah, MLX5X_GET(av, MLX5X_WQE_AV_MLID));
+	rdma_ah_set_static_rate(ah, mlx5x_qp_stat_rate_to_ib(rate));
+	if (!MLX5X_GET(av, MLX5X_WQE_AV_GRH))
+		return;
+	memcpy(dgid.raw, (const u8 *)av + MLX5X_WQE_AV_RGID_OFF,
+	       sizeof(dgid.raw));
+	rdma_ah_set_grh(ah, &dgid, MLX5X_GET(av, MLX5X_WQE_AV_FLOW_LABEL),
+			MLX5X_GET(av, MLX5X_WQE_AV_SGID_INDEX),
+			MLX5X_GET(av, MLX5X_WQE_AV_HOP_LIMIT),
+			MLX5X_GET(av, MLX5X_WQE_AV_TCLASS));
+}
 
 /**
  * mlx5x_av_build() - the 48-byte address vector of an IB address handle

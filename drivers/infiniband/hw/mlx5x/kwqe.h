@@ -67,6 +67,7 @@ u8 mlx5x_cqe_opcode(const void *cqe);
 u32 mlx5x_cqe_qpn(const void *cqe);
 u16 mlx5x_cqe_wqe_counter(const void *cqe);
 
+void mlx5x_av_to_attr(const void *av, struct rdma_ah_attr *ah);
 int mlx5x_av_build(const struct rdma_ah_attr *ah,
 		   const struct mlx5x_verbs_caps *caps, u16 gid_tbl_len,
 		   void *av);

@@ -10,14 +10,22 @@
  * depends on the ISSI negotiated at probe (see fw_srq.c): SRQ commands
  * at ISSI 0; RMPs for basic and XRC SRQ commands for XRC SRQs at ISSI 1.
  *
- * Kernel SRQs, tag-matching SRQs and resizing are not offered, nor XRC
- * SRQs at ISSI 0 for contexts with version 1 CQEs (see mlx5x_srq_form()).
+ * Kernel SRQs (basic only) keep the same list in a coherent ring of
+ * their own (struct mlx5x_ksrq): post_srq_recv takes the head, a
+ * completion gives its WQE back at the tail.
+ *
+ * Tag-matching SRQs and resizing are not offered, nor XRC SRQs at ISSI 0
+ * for contexts with version 1 CQEs (see mlx5x_srq_form()).
  */
+#include <linux/dmapool.h>
 #include <linux/log2.h>
 #include <linux/sizes.h>
+#include <linux/slab.h>
 #include <rdma/ib_umem.h>
 
 #include "ib.h"
+#include "kverbs.h"
+#include "kwqe.h"
 #include "mlx5x.h"
 
 #define MLX5X_SRQC_PGOFF_MAX	63	/* 6-bit srqc.page_offset */
@@ -221,7 +229,7 @@ static void srq_unpin(struct mlx5x_ib_srq *srq)
 
 static int srq_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 			 const struct ib_srq_init_attr *attr, u32 uidx,
-			 const struct mlx5x_pas *pas)
+			 dma_addr_t dbr, const struct mlx5x_pas *pas)
 {
 	bool xrc = attr->srq_type == IB_SRQT_XRC;
 	struct mlx5x_srq_params p = {
@@ -233,7 +241,7 @@ static int srq_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 			      dev->devr.xrcdn0,
 		.cqn = xrc ? to_mcq(attr->ext.cq)->mcq.cqn : dev->devr.cqn,
 		.user_index = uidx,
-		.dbr = srq->uq.db.dma,
+		.dbr = dbr,
 		.pas = *pas,
 	};
 	int err;
@@ -299,7 +307,7 @@ static int srq_create_user(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq,
 	err = srq_pin(dev, srq, &ucmd, &pas);
 	if (err)
 		return err;
-	err = srq_create_hw(dev, srq, attr, uidx, &pas);
+	err = srq_create_hw(dev, srq, attr, uidx, srq->uq.db.dma, &pas);
 	if (err)
 		goto err_unpin;
 	err = srq_respond(srq, udata);
@@ -318,6 +326,148 @@ err_unpin:
 	return err;
 }
 
+/* ---- kernel SRQs ---- */
+
+static void ksrq_free(struct mlx5x_ib_dev *dev, struct mlx5x_ksrq *ksrq)
+{
+	kfree(ksrq->wrid);
+	if (ksrq->dbr)
+		dma_pool_free(dev->kdb_pool, ksrq->dbr, ksrq->dbr_dma);
+	if (ksrq->ring.buf)
+		mlx5x_ring_free(&dev->mdev->pdev->dev, &ksrq->ring);
+	kfree(ksrq);
+}
+
+/* Every WQE on the free list, in ring order, the last one the tail. */
+static void ksrq_link(struct mlx5x_ksrq *ksrq)
+{
+	u32 i, n = BIT(ksrq->ring.log_n);
+
+	for (i = 0; i < n; i++)
+		MLX5X_SET(mlx5x_ring_entry(&ksrq->ring, i),
+			  MLX5X_WQE_SRQ_NEXT_INDEX, (i + 1) & (n - 1));
+	ksrq->head = 0;
+	ksrq->tail = n - 1;
+}
+
+static int ksrq_alloc(struct mlx5x_ib_dev *dev, struct mlx5x_ib_srq *srq)
+{
+	struct mlx5x_ksrq *ksrq;
+	int err = -ENOMEM;
+
+	ksrq = kzalloc(sizeof(*ksrq), GFP_KERNEL);
+	if (!ksrq)
+		return -ENOMEM;
+	spin_lock_init(&ksrq->lock);
+	ksrq->max_gs = srq->sizes.max_gs;
+	if (mlx5x_ring_alloc(&dev->mdev->pdev->dev, &ksrq->ring,
+			     ilog2(srq->sizes.wqe_cnt), srq->sizes.wqe_shift))
+		goto err;
+	ksrq->dbr = dma_pool_zalloc(dev->kdb_pool, GFP_KERNEL, &ksrq->dbr_dma);
+	ksrq->wrid = kcalloc(srq->sizes.wqe_cnt, sizeof(u64), GFP_KERNEL);
+	if (!ksrq->dbr || !ksrq->wrid)
+		goto err;
+	ksrq_link(ksrq);
+	srq->ksrq = ksrq;
+	return 0;
+
+err:
+	ksrq_free(dev, ksrq);
+	return err;
+}
+
+/* A basic SRQ for a kernel consumer (the device's CQE version). */
+static int srq_create_kernel(struct mlx5x_ib_dev *dev,
+			     struct mlx5x_ib_srq *srq,
+			     struct ib_srq_init_attr *attr)
+{
+	struct mlx5x_pas pas;
+	int err;
+
+	if (attr->srq_type != IB_SRQT_BASIC)
+		return -EOPNOTSUPP;
+	err = mlx5x_srq_form(dev->mdev->hca.issi, attr->srq_type,
+			     dev->caps.cqe_version, &srq->form);
+	if (!err)
+		err = mlx5x_srq_sizes(&attr->attr, &dev->caps, &srq->sizes);
+	if (!err)
+		err = ksrq_alloc(dev, srq);
+	if (err)
+		return err;
+	mlx5x_ring_pas(&srq->ksrq->ring, &pas);
+	err = srq_create_hw(dev, srq, attr, MLX5X_SRQ_UIDX_NONE,
+			    srq->ksrq->dbr_dma, &pas);
+	if (err) {
+		ksrq_free(dev, srq->ksrq);
+		srq->ksrq = NULL;
+	}
+	return err;
+}
+
+/**
+ * mlx5x_ksrq_done() - a receive of a kernel SRQ completed
+ * @srq: the SRQ
+ * @idx: the CQE's wqe_counter, the WQE's index
+ *
+ * The WQE goes back on the free list, at its tail.
+ * Return: the consumer's id of the receive.
+ */
+u64 mlx5x_ksrq_done(struct mlx5x_ib_srq *srq, u16 idx)
+{
+	struct mlx5x_ksrq *ksrq = srq->ksrq;
+	unsigned long flags;
+	u64 wr_id;
+
+	idx &= BIT(ksrq->ring.log_n) - 1;
+	spin_lock_irqsave(&ksrq->lock, flags);
+	wr_id = ksrq->wrid[idx];
+	MLX5X_SET(mlx5x_ring_entry(&ksrq->ring, ksrq->tail),
+		  MLX5X_WQE_SRQ_NEXT_INDEX, idx);
+	ksrq->tail = idx;
+	spin_unlock_irqrestore(&ksrq->lock, flags);
+	return wr_id;
+}
+
+int mlx5x_ib_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+			   const struct ib_recv_wr **bad_wr)
+{
+	struct mlx5x_ksrq *ksrq = to_msrq(ibsrq)->ksrq;
+	unsigned long flags;
+	int n = 0, err = 0;
+	void *wqe;
+
+	if (!ksrq) {
+		*bad_wr = wr;
+		return -EOPNOTSUPP;
+	}
+	spin_lock_irqsave(&ksrq->lock, flags);
+	for (; wr; wr = wr->next, n++) {
+		/* the tail WQE stays on the list: the device needs its link */
+		if (ksrq->head == ksrq->tail)
+			err = -ENOMEM;
+		else if (wr->num_sge < 0 || (u32)wr->num_sge > ksrq->max_gs)
+			err = -EINVAL;
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+		wqe = mlx5x_ring_entry(&ksrq->ring, ksrq->head);
+		ksrq->wrid[ksrq->head] = wr->wr_id;
+		mlx5x_krecv_build(wqe + MLX5X_SRQ_NEXT_SEG_LEN, ksrq->max_gs,
+				  wr->sg_list, wr->num_sge);
+		ksrq->head = MLX5X_GET(wqe, MLX5X_WQE_SRQ_NEXT_INDEX);
+		ksrq->wqe_ctr++;
+	}
+	if (n) {
+		/* the WQEs are visible before the counter that hands them over */
+		wmb();
+		ksrq->dbr[MLX5X_SRQ_DBR_COUNTER_OFF / 4] =
+			cpu_to_be32(ksrq->wqe_ctr & MLX5X_SRQ_DBR_COUNTER_MASK);
+	}
+	spin_unlock_irqrestore(&ksrq->lock, flags);
+	return err;
+}
+
 int mlx5x_ib_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
 			struct ib_udata *udata)
 {
@@ -327,10 +477,11 @@ int mlx5x_ib_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
 
 	/* set up before the SRQ number reaches the event path */
 	mutex_init(&srq->lock);
-	err = udata ? srq_check_attr(dev, attr) : -EOPNOTSUPP;
+	err = srq_check_attr(dev, attr);
 	if (err)
 		goto err_out;
-	err = srq_create_user(dev, srq, attr, udata);
+	err = udata ? srq_create_user(dev, srq, attr, udata) :
+		      srq_create_kernel(dev, srq, attr);
 	if (err)
 		goto err_out;
 	ibsrq->ext.xrc.srq_num = srq->srqn;
@@ -358,7 +509,12 @@ int mlx5x_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 			   err);
 		return err;
 	}
-	srq_unpin(srq);
+	if (srq->ksrq) {
+		ksrq_free(dev, srq->ksrq);
+		srq->ksrq = NULL;
+	} else {
+		srq_unpin(srq);
+	}
 	mutex_destroy(&srq->lock);
 	return 0;
 }
