@@ -89,6 +89,27 @@ static inline struct ib_udata *mlx5x_create_cq_udata(struct ib_udata *udata)
 #endif
 
 /*
+ * 7.x also tells users that a port's speed may have changed, with a
+ * device event on every link up and down (as mlx5_ib raises it); older
+ * kernels have no such event.  Any context (ib_dispatch_event() queues).
+ */
+#ifdef HAVE_IB_EVENT_DEVICE_SPEED_CHANGE
+static inline void mlx5x_dispatch_speed_change(struct ib_device *ibdev)
+{
+	struct ib_event ev = {
+		.device = ibdev,
+		.event = IB_EVENT_DEVICE_SPEED_CHANGE,
+	};
+
+	ib_dispatch_event(&ev);
+}
+#else
+static inline void mlx5x_dispatch_speed_change(struct ib_device *ibdev)
+{
+}
+#endif
+
+/*
  * Bottom halves.  6.9 added BH workqueues (system_bh_wq) to replace
  * tasklets; use one where the kernel has it, a tasklet otherwise.  Both
  * run in softirq context on the scheduling CPU, never concurrently with

@@ -91,6 +91,7 @@ void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
 	c->block_lb_mc = MLX5X_GET(cap, MLX5X_CAP_BLOCK_LB_MC);
 	c->pkv = MLX5X_GET(cap, MLX5X_CAP_PKV);
 	c->qkv = MLX5X_GET(cap, MLX5X_CAP_QKV);
+	c->ib_virt = MLX5X_GET(cap, MLX5X_CAP_IB_VIRT);
 	c->umr_atomic_disabled =
 		MLX5X_GET(cap, MLX5X_CAP_UMR_MODIFY_ATOMIC_DISABLED);
 	c->umr_entity_size_disabled =
@@ -162,11 +163,12 @@ out:
 }
 
 /*
- * ACCESS_REG read of register @id: @in_data (@len bytes, may name the
- * port) goes in, the register comes back in @out_data.
+ * ACCESS_REG of register @id (@op_mod: MLX5X_ACCESS_REG_READ or _WRITE):
+ * @in_data (@len bytes, names the port) goes in; the register as the
+ * device has it comes back in @out_data, if not NULL.
  */
-static int fw_reg_read(struct mlx5x_cmd *cmd, u16 id, const void *in_data,
-		       void *out_data, size_t len)
+static int fw_reg_access(struct mlx5x_cmd *cmd, u16 op_mod, u16 id,
+			 const void *in_data, void *out_data, size_t len)
 {
 	size_t boxlen = MLX5X_ACCESS_REG_DATA_OFF + len;
 	void *in, *out;
@@ -176,14 +178,21 @@ static int fw_reg_read(struct mlx5x_cmd *cmd, u16 id, const void *in_data,
 	if (!in)
 		return -ENOMEM;
 	out = in + boxlen;
-	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_ACCESS_REG, MLX5X_ACCESS_REG_READ);
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_ACCESS_REG, op_mod);
 	MLX5X_SET(in, MLX5X_ACCESS_REG_IN_REGISTER_ID, id);
 	memcpy(in + MLX5X_ACCESS_REG_DATA_OFF, in_data, len);
 	err = mlx5x_cmd_exec(cmd, in, boxlen, out, boxlen);
-	if (!err)
+	if (!err && out_data)
 		memcpy(out_data, out + MLX5X_ACCESS_REG_DATA_OFF, len);
 	kfree(in);
 	return err;
+}
+
+static int fw_reg_read(struct mlx5x_cmd *cmd, u16 id, const void *in_data,
+		       void *out_data, size_t len)
+{
+	return fw_reg_access(cmd, MLX5X_ACCESS_REG_READ, id, in_data, out_data,
+			     len);
 }
 
 /* The node description, NUL terminated into @desc (@len >= 65). */
@@ -239,6 +248,7 @@ void mlx5x_vport_ctx_decode(const void *hvc, struct mlx5x_vport_ctx *ctx)
 	ctx->port_guid = fw_get_be64(hvc, MLX5X_HVC_PORT_GUID_OFF);
 	ctx->node_guid = fw_get_be64(hvc, MLX5X_HVC_NODE_GUID_OFF);
 	ctx->cap_mask1 = MLX5X_GET(hvc, MLX5X_HVC_CAP_MASK1);
+	ctx->cap_mask1_perm = MLX5X_GET(hvc, MLX5X_HVC_CAP_MASK1_FIELD_SELECT);
 	ctx->cap_mask2 = MLX5X_GET(hvc, MLX5X_HVC_CAP_MASK2);
 	ctx->lid = MLX5X_GET(hvc, MLX5X_HVC_LID);
 	ctx->init_type_reply = MLX5X_GET(hvc, MLX5X_HVC_INIT_TYPE_REPLY);
@@ -349,6 +359,143 @@ int mlx5x_fw_query_vport_counters(struct mlx5x_cmd *cmd, u8 port,
 	}
 	kfree(out);
 	return err;
+}
+
+/* ---- the management path: MAD_IFC, port capabilities, multicast ---- */
+
+/**
+ * mlx5x_mad_ifc_encode() - fill a MAD_IFC input box
+ * @in: MLX5X_MAD_IFC_IN_LEN bytes, zeroed
+ * @op_mod: MLX5X_MAD_IFC_IGNORE_* bits
+ * @port: the IB port the MAD arrived on (1-based)
+ * @mad: the 256-byte request MAD, copied verbatim
+ *
+ * remote_lid stays 0 as mlx5_ib leaves it: the firmware is not told
+ * where a key-violation trap would go, which is why a MAD without a
+ * receive completion must ignore the keys.
+ */
+void mlx5x_mad_ifc_encode(void *in, u8 op_mod, u8 port, const void *mad)
+{
+	mlx5x_cmd_in_hdr(in, MLX5X_CMD_OP_MAD_IFC, op_mod);
+	MLX5X_SET(in, MLX5X_MAD_IFC_IN_PORT, port);
+	memcpy(in + MLX5X_MAD_IFC_IN_MAD_OFF, mad, MLX5X_MAD_LEN);
+}
+
+/**
+ * mlx5x_fw_mad_ifc() - have the firmware's SMA/PMA process a MAD
+ * @cmd: command engine
+ * @op_mod: MLX5X_MAD_IFC_IGNORE_* bits
+ * @port: IB port number
+ * @mad: the 256-byte request
+ * @resp: 256 bytes for the response MAD, written only on success
+ *
+ * Return: 0, or the command's error (nothing is to be sent then).
+ */
+int mlx5x_fw_mad_ifc(struct mlx5x_cmd *cmd, u8 op_mod, u8 port,
+		     const void *mad, void *resp)
+{
+	void *in, *out;
+	int err;
+
+	in = kzalloc(MLX5X_MAD_IFC_IN_LEN + MLX5X_MAD_IFC_OUT_LEN, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	out = in + MLX5X_MAD_IFC_IN_LEN;
+	mlx5x_mad_ifc_encode(in, op_mod, port, mad);
+	err = mlx5x_cmd_exec(cmd, in, MLX5X_MAD_IFC_IN_LEN, out,
+			     MLX5X_MAD_IFC_OUT_LEN);
+	if (!err)
+		memcpy(resp, out + MLX5X_MAD_IFC_OUT_MAD_OFF, MLX5X_MAD_LEN);
+	kfree(in);
+	return err;
+}
+
+/**
+ * mlx5x_fw_set_port_caps() - write the PCAP register
+ * @cmd: command engine
+ * @port: IB port number
+ * @caps: the whole PortInfo.CapabilityMask the host asks for; the
+ *	firmware keeps its own value of the bits the host may not change
+ *
+ * How a device without ib_virt takes IsSM, IsCM and the like (mlx5_core's
+ * mlx5_set_port_caps()).
+ */
+int mlx5x_fw_set_port_caps(struct mlx5x_cmd *cmd, u8 port, u32 caps)
+{
+	__be32 reg[MLX5X_REG_PCAP_LEN / 4] = {};
+
+	MLX5X_SET(reg, MLX5X_PCAP_LOCAL_PORT, port);
+	MLX5X_SET(reg, MLX5X_PCAP_CAP_MASK0, caps);
+	return fw_reg_access(cmd, MLX5X_ACCESS_REG_WRITE, MLX5X_REG_PCAP, reg,
+			     NULL, sizeof(reg));
+}
+
+/**
+ * mlx5x_vport_caps_encode() - MODIFY_HCA_VPORT_CONTEXT of cap_mask1 only
+ * @in: MLX5X_MODIFY_HCA_VPORT_CONTEXT_IN_LEN bytes, zeroed
+ * @port: vport port selector (0 on single-port devices)
+ * @mask: the bits to change (cap_mask1_field_select)
+ * @value: their new values (other bits are ignored by the firmware)
+ *
+ * field_select stays 0: no GUID or state policy changes.
+ */
+void mlx5x_vport_caps_encode(void *in, u8 port, u32 mask, u32 value)
+{
+	void *hvc = in + MLX5X_HCA_VPORT_CONTEXT_OFF;
+
+	fw_vport_in(in, MLX5X_CMD_OP_MODIFY_HCA_VPORT_CONTEXT, port, 0);
+	MLX5X_SET(hvc, MLX5X_HVC_CAP_MASK1, value);
+	MLX5X_SET(hvc, MLX5X_HVC_CAP_MASK1_FIELD_SELECT, mask);
+}
+
+/**
+ * mlx5x_fw_modify_vport_caps() - change host bits of the CapabilityMask
+ * @cmd: command engine
+ * @port: vport port selector (0 on single-port devices)
+ * @mask: the bits to change; all must be in the context's cap_mask1_perm
+ * @value: their new values
+ *
+ * The ib_virt form (mlx5_ib's set_port_caps_atomic()): the firmware
+ * applies the masked write itself, so no read-modify-write race exists.
+ */
+int mlx5x_fw_modify_vport_caps(struct mlx5x_cmd *cmd, u8 port, u32 mask,
+			       u32 value)
+{
+	void *in;
+	int err;
+
+	in = kzalloc(MLX5X_MODIFY_HCA_VPORT_CONTEXT_IN_LEN, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	mlx5x_vport_caps_encode(in, port, mask, value);
+	err = mlx5x_cmd_exec_in(cmd, in, MLX5X_MODIFY_HCA_VPORT_CONTEXT_IN_LEN);
+	kfree(in);
+	return err;
+}
+
+/**
+ * mlx5x_mcg_encode() - fill an ATTACH_TO_MCG / DETACH_FROM_MCG input
+ * @in: MLX5X_MCG_IN_LEN bytes, zeroed
+ * @attach: attach (else detach)
+ * @qpn: the firmware number of a UD QP
+ * @mgid: the 16-byte multicast GID (the firmware matches by MGID only:
+ *	there is no MLID field)
+ */
+void mlx5x_mcg_encode(void *in, bool attach, u32 qpn, const u8 *mgid)
+{
+	mlx5x_cmd_in_hdr(in, attach ? MLX5X_CMD_OP_ATTACH_TO_MCG :
+				      MLX5X_CMD_OP_DETACH_FROM_MCG, 0);
+	MLX5X_SET(in, MLX5X_MCG_IN_QPN, qpn);
+	memcpy(in + MLX5X_MCG_IN_MGID_OFF, mgid, MLX5X_GID_LEN);
+}
+
+int mlx5x_fw_mcg(struct mlx5x_cmd *cmd, bool attach, u32 qpn,
+		 const u8 *mgid)
+{
+	__be32 in[MLX5X_MCG_IN_LEN / 4] = {};
+
+	mlx5x_mcg_encode(in, attach, qpn, mgid);
+	return mlx5x_cmd_exec_in(cmd, in, sizeof(in));
 }
 
 /* ---- protection domains ---- */

@@ -56,6 +56,8 @@ struct mlx5x_cmd;
  *	user send queues bind and invalidate with UMR WQEs
  * @pkv: P_Key violation counter
  * @qkv: Q_Key violation counter
+ * @ib_virt: the port's host capability bits are written through the
+ *	HCA vport context (else through the PCAP register)
  * @device_frequency_khz: core clock
  */
 struct mlx5x_verbs_caps {
@@ -94,6 +96,7 @@ struct mlx5x_verbs_caps {
 	bool mw;
 	bool pkv;
 	bool qkv;
+	bool ib_virt;
 	u32 device_frequency_khz;
 };
 
@@ -110,6 +113,7 @@ struct mlx5x_verbs_caps {
  * @subnet_timeout: subnet timeout exponent
  * @init_type_reply: InitTypeReply of the port
  * @cap_mask1: IB PortInfo CapabilityMask
+ * @cap_mask1_perm: the bits of @cap_mask1 the host may change
  * @cap_mask2: IB PortInfo CapabilityMask2
  * @qkey_viol: Q_Key violation counter
  * @pkey_viol: P_Key violation counter
@@ -129,6 +133,7 @@ struct mlx5x_vport_ctx {
 	u8 subnet_timeout;
 	u8 init_type_reply;
 	u32 cap_mask1;
+	u32 cap_mask1_perm;
 	u32 cap_mask2;
 	u16 qkey_viol;
 	u16 pkey_viol;
@@ -461,6 +466,13 @@ int mlx5x_fw_query_port_oper(struct mlx5x_cmd *cmd, u8 port,
 int mlx5x_fw_query_vport_counters(struct mlx5x_cmd *cmd, u8 port,
 				  bool dual_port,
 				  struct mlx5x_vport_counters *c);
+int mlx5x_fw_mad_ifc(struct mlx5x_cmd *cmd, u8 op_mod, u8 port,
+		     const void *mad, void *resp);
+int mlx5x_fw_set_port_caps(struct mlx5x_cmd *cmd, u8 port, u32 caps);
+int mlx5x_fw_modify_vport_caps(struct mlx5x_cmd *cmd, u8 port, u32 mask,
+			       u32 value);
+int mlx5x_fw_mcg(struct mlx5x_cmd *cmd, bool attach, u32 qpn,
+		 const u8 *mgid);
 int mlx5x_fw_alloc_pd(struct mlx5x_cmd *cmd, u32 *pdn);
 int mlx5x_fw_dealloc_pd(struct mlx5x_cmd *cmd, u32 pdn);
 int mlx5x_fw_create_mkey(struct mlx5x_cmd *cmd,
@@ -500,6 +512,9 @@ u8 mlx5x_fw_log_page_size(unsigned long pgsz);
 void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
 			     struct mlx5x_verbs_caps *caps);
 void mlx5x_vport_ctx_decode(const void *hvc, struct mlx5x_vport_ctx *ctx);
+void mlx5x_mad_ifc_encode(void *in, u8 op_mod, u8 port, const void *mad);
+void mlx5x_mcg_encode(void *in, bool attach, u32 qpn, const u8 *mgid);
+void mlx5x_vport_caps_encode(void *in, u8 port, u32 mask, u32 value);
 void mlx5x_mkc_encode(void *mkc, const struct mlx5x_mkey_params *p);
 void mlx5x_cqc_encode(void *cqc, const struct mlx5x_cq_params *p);
 void mlx5x_cqc_resize_encode(void *in, u32 cqn,

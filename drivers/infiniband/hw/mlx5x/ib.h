@@ -5,7 +5,8 @@
  * kernel <-> libmlx5 contract is <rdma/mlx5-abi.h>; every udata field is
  * checked here before anything reaches the device.
  *
- * Files: ib_main.c (registration, device/port queries, events),
+ * Files: ib_main.c (registration, device/port queries, events), mad.c
+ * (process_mad, modify_port, multicast attach),
  * ucontext.c (contexts, UAR objects, mmap, doorbell records, context
  * and PD import), pd.c (PDs, MRs and their re-registration, memory
  * windows), cq.c (CQs
@@ -34,6 +35,8 @@
 #include "res_table.h"
 #include "uar.h"
 
+struct ib_mad;
+struct ib_mad_hdr;
 struct mlx5x_kmr;
 struct dma_pool;
 struct mlx5x_dev;
@@ -149,6 +152,10 @@ struct mlx5x_devr {
  *	doorbells (each a single 64-bit store, so no lock is needed)
  * @kdb_pool: doorbell records of kernel CQs and QPs
  * @umr_fence: fence of a UMR WQE on a kernel send queue (MLX5X_WQE_FENCE_*)
+ * @smi_ports: bit p set: port p has an SMI (written by get_port_immutable
+ *	during registration, read-only once ib_core adds its clients)
+ * @port_caps_lock: makes modify_port's read-modify-write of the port
+ *	CapabilityMask atomic against other modify_port calls
  * @stats: counters
  */
 struct mlx5x_ib_dev {
@@ -170,6 +177,8 @@ struct mlx5x_ib_dev {
 	struct mlx5x_uar kuar;
 	struct dma_pool *kdb_pool;
 	u8 umr_fence;
+	u32 smi_ports;
+	struct mutex port_caps_lock; /* port CapabilityMask updates */
 	struct mlx5x_ib_stats stats;
 };
 
@@ -463,6 +472,12 @@ static inline struct mlx5x_ib_dev *to_mibdev(struct ib_device *ibdev)
 	return container_of(ibdev, struct mlx5x_ib_dev, ibdev);
 }
 
+/* Vport commands name the port only on multi-port devices. */
+static inline u8 mlx5x_ib_vport_port(struct mlx5x_ib_dev *dev, u32 port)
+{
+	return dev->caps.num_ports > 1 ? port : 0;
+}
+
 static inline struct mlx5x_ib_ucontext *to_muctx(struct ib_ucontext *ibuc)
 {
 	return container_of(ibuc, struct mlx5x_ib_ucontext, ibuc);
@@ -700,6 +715,33 @@ int mlx5x_wq_buf_pages(struct ib_umem *umem, unsigned int max_off,
 int mlx5x_port_width_to_ib(u16 width, u8 *ib_width);
 int mlx5x_port_vl_to_ib(u8 vl_hw_cap, u8 *max_vl_num);
 enum ib_event_type mlx5x_port_event_to_ib(u8 sub_type, bool *known);
+
+/* mad.c: the management path */
+
+/* what process_mad does with a MAD (mlx5x_mad_action()) */
+enum mlx5x_mad_action {
+	MLX5X_MAD_PASS,		/* not the device's: on to the host's agents */
+	MLX5X_MAD_CONSUME,	/* dropped, no response */
+	MLX5X_MAD_FW,		/* answered by the firmware (MAD_IFC) */
+};
+
+int mlx5x_ib_process_mad(struct ib_device *ibdev, int mad_flags, u32 port,
+			 const struct ib_wc *in_wc, const struct ib_grh *in_grh,
+			 const struct ib_mad *in, struct ib_mad *out,
+			 size_t *out_mad_size, u16 *out_mad_pkey_index);
+int mlx5x_ib_modify_port(struct ib_device *ibdev, u32 port, int mask,
+			 struct ib_port_modify *pm);
+int mlx5x_ib_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
+int mlx5x_ib_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
+bool mlx5x_ib_port_has_smi(struct mlx5x_ib_dev *dev, u32 port);
+/* pure helpers, shared with the KUnit suite */
+enum mlx5x_mad_action mlx5x_mad_action(const struct ib_mad_hdr *hdr,
+				       u16 slid);
+u8 mlx5x_mad_ifc_op_mod(int mad_flags, bool has_wc);
+int mlx5x_mad_reply(const struct ib_mad_hdr *in, struct ib_mad_hdr *out);
+int mlx5x_port_caps_change(const struct ib_port_modify *pm, bool ib_virt,
+			   u32 cur, u32 perm, u32 *mask, u32 *value);
+int mlx5x_mcast_check(enum ib_qp_type type, const union ib_gid *mgid);
 enum ib_event_type mlx5x_qp_event_to_ib(u8 type, bool *known);
 
 #endif /* MLX5X_IB_H */

@@ -7,6 +7,11 @@
  *
  * Kernel verbs (kcq.c, kqp.c, kah.c) make it a provider for the kernel's
  * own clients too: ib_core attaches ib_mad, ib_cm, IPoIB and rdma_cm.
+ * The port is either configured by the device itself (the HCA vport
+ * reports it ACTIVE with a LID) or, on a subnet, by a subnet manager
+ * through the firmware's SMA (mad.c); every port query asks the device,
+ * so what the SM set is what the next query returns, and the PORT_CHANGE
+ * events tell ib_core to refresh its cache.
  */
 #include <linux/log2.h>
 #include <linux/pci.h>
@@ -40,12 +45,6 @@
 static struct mlx5x_dev *ib_mdev(struct mlx5x_ib_dev *dev)
 {
 	return dev->mdev;
-}
-
-/* Vport commands name the port only on multi-port devices. */
-static u8 ib_vport_port(struct mlx5x_ib_dev *dev, u32 port)
-{
-	return dev->caps.num_ports > 1 ? port : 0;
 }
 
 /*
@@ -220,7 +219,7 @@ static int mlx5x_ib_query_port(struct ib_device *ibdev, u32 port,
 	struct mlx5x_vport_ctx ctx;
 	int err;
 
-	err = mlx5x_fw_query_vport_ctx(dev->cmd, ib_vport_port(dev, port),
+	err = mlx5x_fw_query_vport_ctx(dev->cmd, mlx5x_ib_vport_port(dev, port),
 				       &ctx);
 	if (err)
 		return err;
@@ -252,7 +251,7 @@ static int mlx5x_ib_query_gid(struct ib_device *ibdev, u32 port, int index,
 
 	if (index < 0 || index >= dev->gid_tbl_len)
 		return -EINVAL;
-	return mlx5x_fw_query_vport_gid(dev->cmd, ib_vport_port(dev, port),
+	return mlx5x_fw_query_vport_gid(dev->cmd, mlx5x_ib_vport_port(dev, port),
 					index, gid->raw);
 }
 
@@ -263,7 +262,7 @@ static int mlx5x_ib_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
 
 	if (index >= dev->pkey_tbl_len)
 		return -EINVAL;
-	return mlx5x_fw_query_vport_pkey(dev->cmd, ib_vport_port(dev, port),
+	return mlx5x_fw_query_vport_pkey(dev->cmd, mlx5x_ib_vport_port(dev, port),
 					 index, pkey);
 }
 
@@ -274,10 +273,13 @@ static int mlx5x_ib_port_immutable(struct ib_device *ibdev, u32 port,
 	struct mlx5x_vport_ctx ctx;
 	int err;
 
-	err = mlx5x_fw_query_vport_ctx(dev->cmd, ib_vport_port(dev, port),
+	err = mlx5x_fw_query_vport_ctx(dev->cmd, mlx5x_ib_vport_port(dev, port),
 				       &ctx);
 	if (err)
 		return err;
+	/* without ib_virt the PF owns the port's SMI (mlx5_ib's has_smi) */
+	if (!dev->caps.ib_virt || ctx.has_smi)
+		dev->smi_ports |= BIT(port);
 	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
 	if (ctx.grh_required)
 		immutable->core_cap_flags |= RDMA_CORE_PORT_IB_GRH_REQUIRED;
@@ -347,6 +349,15 @@ static const struct attribute_group mlx5x_ib_attr_group = {
  * ib_dispatch_event() only queues work, with GFP_ATOMIC.
  */
 
+/*
+ * The PORT_CHANGE sub-types, as mlx5_ib maps them.  An SM's changes of
+ * the LID, LMC or SM LID come as LID changes and its re-registration
+ * request as CLIENT_REREG: the device has no sub-type of its own for an
+ * SM change, so IB_EVENT_SM_CHANGE never comes from here (ib_sa rebuilds
+ * its SM address on LID_CHANGE and CLIENT_REREGISTER too).  Each event
+ * makes ib_core re-read the port through query_port, which asks the
+ * device every time: nothing in the driver caches port attributes.
+ */
 enum ib_event_type mlx5x_port_event_to_ib(u8 sub_type, bool *known)
 {
 	*known = true;
@@ -380,6 +391,9 @@ static void ib_port_event(void *ctx, u8 port, u8 sub_type)
 	ev.event = mlx5x_port_event_to_ib(sub_type, &known);
 	if (!known || !rdma_is_port_valid(&dev->ibdev, port))
 		return;
+	/* the link went up or down: its speed may be another now */
+	if (ev.event == IB_EVENT_PORT_ACTIVE || ev.event == IB_EVENT_PORT_ERR)
+		mlx5x_dispatch_speed_change(&dev->ibdev);
 	ev.device = &dev->ibdev;
 	ev.element.port_num = port;
 	ib_dispatch_event(&ev);
@@ -475,6 +489,8 @@ static const struct ib_device_ops mlx5x_ib_ops = {
 	.query_gid = mlx5x_ib_query_gid,
 	.query_pkey = mlx5x_ib_query_pkey,
 	.get_port_immutable = mlx5x_ib_port_immutable,
+	.modify_port = mlx5x_ib_modify_port,
+	.process_mad = mlx5x_ib_process_mad,
 	.get_dev_fw_str = mlx5x_ib_fw_str,
 	.device_group = &mlx5x_ib_attr_group,
 	.alloc_hw_device_stats = mlx5x_ib_alloc_device_stats,
@@ -518,6 +534,8 @@ static const struct ib_device_ops mlx5x_ib_ops = {
 	.query_srq = mlx5x_ib_query_srq,
 	.destroy_srq = mlx5x_ib_destroy_srq,
 	.post_srq_recv = mlx5x_ib_post_srq_recv,
+	.attach_mcast = mlx5x_ib_attach_mcast,
+	.detach_mcast = mlx5x_ib_detach_mcast,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, mlx5x_ib_ucontext, ibuc),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mlx5x_ib_pd, ibpd),
@@ -569,7 +587,7 @@ static int ib_query_identity(struct mlx5x_ib_dev *dev)
 	 * Mellanox one.
 	 */
 	dev->vendor_id = dev->mdev->hca.vendor_id ?: MLX5X_MELLANOX_OUI;
-	err = mlx5x_fw_query_vport_ctx(dev->cmd, ib_vport_port(dev, 1), &ctx);
+	err = mlx5x_fw_query_vport_ctx(dev->cmd, mlx5x_ib_vport_port(dev, 1), &ctx);
 	if (err)
 		return err;
 	dev->ibdev.node_guid = ctx.node_guid;
@@ -600,6 +618,7 @@ static void ib_setup_device(struct mlx5x_ib_dev *dev)
 	dev->bar_start = pci_resource_start(mdev->pdev, 0);
 	mlx5x_res_table_init(&dev->qps);
 	mlx5x_res_table_init(&dev->srqs);
+	mutex_init(&dev->port_caps_lock);
 }
 
 /**
@@ -675,5 +694,6 @@ void mlx5x_ib_fini(struct mlx5x_dev *mdev)
 	mlx5x_devr_fini(dev);
 	mlx5x_res_table_destroy(&dev->qps);
 	mlx5x_res_table_destroy(&dev->srqs);
+	mutex_destroy(&dev->port_caps_lock);
 	ib_dealloc_device(&dev->ibdev);
 }
