@@ -597,6 +597,7 @@ int mlx5x_kcq_alloc(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq,
 		    const struct ib_cq_init_attr *attr,
 		    struct mlx5x_cq_params *p);
 void mlx5x_kcq_free(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq);
+void mlx5x_kcq_leak(struct mlx5x_ib_cq *cq);
 void mlx5x_kcq_event(struct mlx5x_ib_cq *cq);
 int mlx5x_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int mlx5x_ib_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);

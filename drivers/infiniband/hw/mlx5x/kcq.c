@@ -162,6 +162,19 @@ void mlx5x_kcq_free(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq)
 	cq->kcq = NULL;
 }
 
+/**
+ * mlx5x_kcq_leak() - forget a kernel CQ the device refused to destroy
+ * @cq: the CQ, out of the CQ table and quiesced
+ *
+ * The device may still write the ring and the doorbell record: both
+ * stay allocated for good; only the bookkeeping is freed.
+ */
+void mlx5x_kcq_leak(struct mlx5x_ib_cq *cq)
+{
+	kfree(cq->kcq);
+	cq->kcq = NULL;
+}
+
 /* From the completion handler: the event consumed the arm. */
 void mlx5x_kcq_event(struct mlx5x_ib_cq *cq)
 {
