@@ -610,6 +610,7 @@ void mlx5x_cq_arm_ring(__be32 *dbr_arm, void __iomem *uar, u32 cqn, u8 sn,
 int mlx5x_kqp_create(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 		     struct ib_qp_init_attr *attr);
 void mlx5x_kqp_free(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp);
+void mlx5x_kqp_clean_cqs(struct mlx5x_ib_qp *qp);
 void mlx5x_kqp_reset(struct mlx5x_ib_qp *qp);
 void mlx5x_kqp_mod(const struct mlx5x_ib_qp *qp, u16 opcode,
 		   struct mlx5x_qp_mod *m, u32 *optpar);

@@ -336,10 +336,15 @@ int mlx5x_kqp_create(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	qp->ibqp.qp_num = attr->qp_type == IB_QPT_SMI ? 0 :
 			  attr->qp_type == IB_QPT_GSI ? 1 : qp->qpn;
 	err = mlx5x_res_insert(&dev->qps, qp->qpn, &qp->res);
-	if (err) {
-		mlx5x_fw_destroy_qp(dev->cmd, qp->qpn);
-		goto err_free;
+	if (err && mlx5x_fw_destroy_qp(dev->cmd, qp->qpn)) {
+		/* the device may still use the queues: leak them */
+		ibdev_warn(&dev->ibdev, "DESTROY_QP 0x%x refused, its memory is leaked\n",
+			   qp->qpn);
+		qp->kqp = NULL;
+		return err;
 	}
+	if (err)
+		goto err_free;
 	kqp_set_caps(qp, attr, &g);
 	return 0;
 
@@ -349,8 +354,14 @@ err_free:
 	return err;
 }
 
-/* The QP is destroyed: no CQE of it may reach poll_cq any more. */
-static void kqp_clean_cqs(struct mlx5x_ib_qp *qp)
+/**
+ * mlx5x_kqp_clean_cqs() - drop a kernel QP's CQEs from its CQs
+ * @qp: the QP, in RESET (the device writes no new CQE for it) and still
+ *	in the QP table
+ *
+ * The receives dropped give their WQEs back to the QP's SRQ.
+ */
+void mlx5x_kqp_clean_cqs(struct mlx5x_ib_qp *qp)
 {
 	struct mlx5x_ib_srq *srq = qp->ibqp.srq ? to_msrq(qp->ibqp.srq) : NULL;
 
@@ -359,9 +370,9 @@ static void kqp_clean_cqs(struct mlx5x_ib_qp *qp)
 		mlx5x_kcq_clean(to_mcq(qp->ibqp.recv_cq), qp->qpn, srq);
 }
 
+/* After DESTROY_QP, the CQs cleaned (qp.c): the device writes no more. */
 void mlx5x_kqp_free(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
 {
-	kqp_clean_cqs(qp);
 	kqp_mem_free(dev, qp->kqp);
 	qp->kqp = NULL;
 }
@@ -375,7 +386,7 @@ void mlx5x_kqp_reset(struct mlx5x_ib_qp *qp)
 	struct mlx5x_kqp *kqp = qp->kqp;
 	unsigned long flags;
 
-	kqp_clean_cqs(qp);
+	mlx5x_kqp_clean_cqs(qp);
 	spin_lock_irqsave(&kqp->sq_lock, flags);
 	kqp->sq.ctr = 0;
 	kqp->sq_tail = 0;
