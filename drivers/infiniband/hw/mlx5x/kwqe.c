@@ -86,7 +86,8 @@ void mlx5x_kwqe_data(void *seg, u32 len, u32 lkey, u64 addr)
  * @sg: gather list; the addresses are kernel virtual addresses
  * @n: entries
  * @max: largest inline payload the QP was created for
- * @len: bytes the segment takes, header and padding included
+ * @len: bytes the segment takes, header and padding included; 0 for an
+ *	empty payload, which gets no segment at all (as mlx5_ib)
  *
  * Return: 0, or -ENOMEM when the payload exceeds @max (as mlx5_ib).
  */
@@ -104,6 +105,9 @@ int mlx5x_kwqe_inline(void *seg, const struct ib_sge *sg, int n, u32 max,
 		       sg[i].length);
 		total += sg[i].length;
 	}
+	*len = 0;
+	if (!total)
+		return 0;
 	*(__be32 *)seg = 0;
 	MLX5X_SET(seg, MLX5X_WQE_DATA_INLINE, 1);
 	MLX5X_SET(seg, MLX5X_WQE_DATA_BYTE_COUNT, total);

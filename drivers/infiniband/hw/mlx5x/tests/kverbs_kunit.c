@@ -103,10 +103,18 @@ static void inline_segment(struct kunit *test)
 
 	/* more than the QP's inline size: refused as mlx5_ib does */
 	KUNIT_EXPECT_EQ(test, mlx5x_kwqe_inline(seg, sg, 2, 11, &len), -ENOMEM);
-	/* an empty payload is the header only, one segment */
+	/* an empty payload writes no segment at all (as mlx5_ib) */
+	memset(seg, 0xaa, sizeof(seg));
+	len = 99;
 	KUNIT_ASSERT_EQ(test, mlx5x_kwqe_inline(seg, sg, 0, 32, &len), 0);
-	KUNIT_EXPECT_EQ(test, len, 16U);
-	KUNIT_EXPECT_EQ(test, be32_at(seg, 0), 0x80000000U);
+	KUNIT_EXPECT_EQ(test, len, 0U);
+	KUNIT_EXPECT_EQ(test, be32_at(seg, 0), 0xaaaaaaaaU);
+	/* nor do entries that are all empty */
+	sg[0].length = 0;
+	sg[1].length = 0;
+	KUNIT_ASSERT_EQ(test, mlx5x_kwqe_inline(seg, sg, 2, 32, &len), 0);
+	KUNIT_EXPECT_EQ(test, len, 0U);
+	KUNIT_EXPECT_EQ(test, be32_at(seg, 0), 0xaaaaaaaaU);
 }
 
 static void wqe_wraps(struct kunit *test)
