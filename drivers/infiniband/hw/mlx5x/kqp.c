@@ -111,6 +111,9 @@ static int kqp_rq_geometry(const struct ib_qp_cap *cap,
 		return -EINVAL;
 	g->rq_shift = ilog2(slot);
 	g->rq_n = roundup_pow_of_two(cap->max_recv_wr);
+	/* the device takes no queue smaller than one WQEBB (as mlx5_ib) */
+	while (g->rq_n << g->rq_shift < MLX5X_SEND_WQEBB_LEN)
+		g->rq_n <<= 1;
 	g->rq_log_n = ilog2(g->rq_n);
 	return 0;
 }
@@ -124,7 +127,9 @@ static int kqp_rq_geometry(const struct ib_qp_cap *cap,
  *
  * The send queue holds max_send_wr WQEs of the largest size, so a full
  * queue is max_send_wr WQEs whatever their kinds; a receive slot holds
- * max_recv_sge entries (and the terminator when they do not fill it).
+ * max_recv_sge entries (and the terminator when they do not fill it),
+ * and the receive queue has at least one WQEBB of slots, so it may hold
+ * more than max_recv_wr (what the QP reports).
  *
  * Return: 0, or -EINVAL for a request beyond the device's limits.
  */
@@ -138,7 +143,9 @@ int mlx5x_kqp_geometry(enum ib_qp_type type, const struct ib_qp_cap *cap,
 	u32 bbs;
 
 	memset(g, 0, sizeof(*g));
-	if (cap->max_send_wr > max_wr || cap->max_send_sge > max_len ||
+	/* bounds the sizes below, which would overflow otherwise */
+	if (cap->max_send_wr > max_wr ||
+	    cap->max_send_sge > max_len / MLX5X_WQE_DS_LEN ||
 	    cap->max_inline_data > max_len)
 		return -EINVAL;
 	len = mlx5x_ksq_send_len(type, cap->max_send_sge,

@@ -512,6 +512,47 @@ static void geometry(struct kunit *test)
 	cap.max_send_wr = 1 << 15;
 	KUNIT_EXPECT_EQ(test, mlx5x_kqp_geometry(IB_QPT_UD, &cap, &kcaps, &g),
 			-EINVAL);
+	/* a gather count whose bytes would overflow */
+	cap.max_send_wr = 1;
+	cap.max_send_sge = 0x10000001;
+	KUNIT_EXPECT_EQ(test, mlx5x_kqp_geometry(IB_QPT_UD, &cap, &kcaps, &g),
+			-EINVAL);
+}
+
+/* The receive queue is at least one 64-byte WQEBB. */
+static void geometry_rq_min(struct kunit *test)
+{
+	struct ib_qp_cap cap = {
+		.max_send_wr = 1, .max_recv_wr = 1,
+		.max_send_sge = 1, .max_recv_sge = 1,
+	};
+	struct mlx5x_kqp_geom g;
+
+	/* one 16-byte slot: raised to four */
+	KUNIT_ASSERT_EQ(test, mlx5x_kqp_geometry(IB_QPT_RC, &cap, &kcaps, &g),
+			0);
+	KUNIT_EXPECT_EQ(test, g.rq_shift, 4);
+	KUNIT_EXPECT_EQ(test, g.rq_n, 4U);
+	KUNIT_EXPECT_EQ(test, g.rq_log_n, 2);
+	/* two 32-byte slots already fill a block */
+	cap.max_recv_wr = 2;
+	cap.max_recv_sge = 2;
+	KUNIT_ASSERT_EQ(test, mlx5x_kqp_geometry(IB_QPT_RC, &cap, &kcaps, &g),
+			0);
+	KUNIT_EXPECT_EQ(test, g.rq_n, 2U);
+	KUNIT_EXPECT_EQ(test, g.rq_log_n, 1);
+	/* one 64-byte slot is enough */
+	cap.max_recv_wr = 1;
+	cap.max_recv_sge = 4;
+	KUNIT_ASSERT_EQ(test, mlx5x_kqp_geometry(IB_QPT_RC, &cap, &kcaps, &g),
+			0);
+	KUNIT_EXPECT_EQ(test, g.rq_n, 1U);
+	KUNIT_EXPECT_EQ(test, g.rq_log_n, 0);
+	/* no receive queue stays none */
+	cap.max_recv_wr = 0;
+	KUNIT_ASSERT_EQ(test, mlx5x_kqp_geometry(IB_QPT_RC, &cap, &kcaps, &g),
+			0);
+	KUNIT_EXPECT_EQ(test, g.rq_n, 0U);
 }
 
 static void special_qps(struct kunit *test)
@@ -534,6 +575,7 @@ static struct kunit_case kgeom_cases[] = {
 	KUNIT_CASE(av_plain),
 	KUNIT_CASE(av_grh),
 	KUNIT_CASE(geometry),
+	KUNIT_CASE(geometry_rq_min),
 	KUNIT_CASE(special_qps),
 	{}
 };
