@@ -78,8 +78,8 @@ static unsigned int ksq_overhead(enum ib_qp_type type)
  * @sge: gather entries a WQE may carry
  * @inl: inline bytes a WQE may carry
  *
- * Connected QPs also post fast-registration and invalidation WQEs (a
- * control segment and what kmr.h writes after it).
+ * RC QPs also post fast-registration and invalidation WQEs (a control
+ * segment and what kmr.h writes after it).
  */
 unsigned int mlx5x_ksq_send_len(enum ib_qp_type type, u32 sge, u32 inl)
 {
@@ -88,7 +88,7 @@ unsigned int mlx5x_ksq_send_len(enum ib_qp_type type, u32 sge, u32 inl)
 					      MLX5X_WQE_DS_LEN) : 0);
 	unsigned int len = MLX5X_KWQE_CTRL_LEN + ksq_overhead(type) + data;
 
-	if (type == IB_QPT_RC || type == IB_QPT_UC)
+	if (type == IB_QPT_RC)
 		len = max_t(unsigned int, len,
 			    MLX5X_KWQE_CTRL_LEN + MLX5X_KMR_SEGS_MAX);
 	return len;
@@ -436,16 +436,25 @@ void mlx5x_kqp_mod(const struct mlx5x_ib_qp *qp, u16 opcode,
 
 /* ---- posting sends ---- */
 
-/* Which opcodes a QP type may post. */
-static bool ksq_op_ok(enum ib_qp_type type, enum ib_wr_opcode op)
+/**
+ * mlx5x_ksq_op_ok() - may a kernel QP of a type post an opcode
+ * @type: the QP type
+ * @op: the work request's opcode
+ *
+ * As mlx5_ib: memory registration, invalidation and SEND_WITH_INV only
+ * on RC (handle_qpt_rc); UC sends and writes; datagrams send.
+ *
+ * Return: true if the opcode is one the type takes.
+ */
+bool mlx5x_ksq_op_ok(enum ib_qp_type type, enum ib_wr_opcode op)
 {
 	switch (type) {
 	case IB_QPT_RC:
 		return true;
 	case IB_QPT_UC:
-		return op != IB_WR_RDMA_READ &&
-		       op != IB_WR_ATOMIC_CMP_AND_SWP &&
-		       op != IB_WR_ATOMIC_FETCH_AND_ADD;
+		return op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM ||
+		       op == IB_WR_RDMA_WRITE ||
+		       op == IB_WR_RDMA_WRITE_WITH_IMM;
 	default:
 		return op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM;
 	}
@@ -582,7 +591,7 @@ static int ksq_post_one(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	int len;
 
 	if (mlx5x_kwqe_opcode(wr->opcode, &c.opcode, &wc_op) ||
-	    !ksq_op_ok(qp->ibqp.qp_type, wr->opcode))
+	    !mlx5x_ksq_op_ok(qp->ibqp.qp_type, wr->opcode))
 		return -EINVAL;
 	if (ksq_full(kqp))
 		return -ENOMEM;

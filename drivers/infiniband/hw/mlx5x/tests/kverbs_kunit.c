@@ -555,6 +555,35 @@ static void geometry_rq_min(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, g.rq_n, 0U);
 }
 
+/* Which opcodes each QP type posts (mlx5_ib's post_send). */
+static void opcodes_per_type(struct kunit *test)
+{
+	static const enum ib_wr_opcode rc_only[] = {
+		IB_WR_RDMA_READ, IB_WR_ATOMIC_CMP_AND_SWP,
+		IB_WR_ATOMIC_FETCH_AND_ADD, IB_WR_REG_MR, IB_WR_LOCAL_INV,
+		IB_WR_SEND_WITH_INV,
+	};
+	static const enum ib_wr_opcode uc_ok[] = {
+		IB_WR_SEND, IB_WR_SEND_WITH_IMM, IB_WR_RDMA_WRITE,
+		IB_WR_RDMA_WRITE_WITH_IMM,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rc_only); i++) {
+		KUNIT_EXPECT_TRUE(test, mlx5x_ksq_op_ok(IB_QPT_RC, rc_only[i]));
+		KUNIT_EXPECT_FALSE(test, mlx5x_ksq_op_ok(IB_QPT_UC, rc_only[i]));
+		KUNIT_EXPECT_FALSE(test, mlx5x_ksq_op_ok(IB_QPT_UD, rc_only[i]));
+	}
+	for (i = 0; i < ARRAY_SIZE(uc_ok); i++) {
+		KUNIT_EXPECT_TRUE(test, mlx5x_ksq_op_ok(IB_QPT_RC, uc_ok[i]));
+		KUNIT_EXPECT_TRUE(test, mlx5x_ksq_op_ok(IB_QPT_UC, uc_ok[i]));
+	}
+	KUNIT_EXPECT_TRUE(test, mlx5x_ksq_op_ok(IB_QPT_GSI, IB_WR_SEND));
+	KUNIT_EXPECT_FALSE(test, mlx5x_ksq_op_ok(IB_QPT_UD, IB_WR_RDMA_WRITE));
+	/* UC WQEs need no room for a fast registration */
+	KUNIT_EXPECT_EQ(test, mlx5x_ksq_send_len(IB_QPT_UC, 1, 0), 48U);
+}
+
 static void special_qps(struct kunit *test)
 {
 	u8 st = 0xff;
@@ -576,6 +605,7 @@ static struct kunit_case kgeom_cases[] = {
 	KUNIT_CASE(av_grh),
 	KUNIT_CASE(geometry),
 	KUNIT_CASE(geometry_rq_min),
+	KUNIT_CASE(opcodes_per_type),
 	KUNIT_CASE(special_qps),
 	{}
 };
