@@ -162,6 +162,8 @@ int mlx5x_kqp_geometry(enum ib_qp_type type, const struct ib_qp_cap *cap,
 		       struct mlx5x_kqp_geom *g);
 bool mlx5x_ksq_op_ok(enum ib_qp_type type, enum ib_wr_opcode op);
 unsigned int mlx5x_ksq_send_len(enum ib_qp_type type, u32 sge, u32 inl);
+u32 mlx5x_kcq_compact(struct mlx5x_ring *r, u32 qpn,
+		      void (*recv_drop)(void *arg, u16 wqe_counter), void *arg);
 u32 mlx5x_ksq_complete(struct mlx5x_ksq_rec *rec, u8 log_n, u32 tail,
 		       u16 counter, u64 *wr_id, enum ib_wc_opcode *op);
 

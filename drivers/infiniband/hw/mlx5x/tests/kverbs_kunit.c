@@ -7,6 +7,7 @@
  */
 #include <kunit/test.h>
 
+#include "../cq_table.h"
 #include "../ib.h"
 #include "../kmr.h"
 #include "../kverbs.h"
@@ -375,12 +376,104 @@ static void send_bookkeeping(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, op, IB_WC_RDMA_WRITE);
 }
 
+/* What the compaction handed back for the SRQ, newest first. */
+struct compact_drops {
+	u16 ctr[8];
+	unsigned int n;
+};
+
+static void compact_drop(void *arg, u16 wqe_counter)
+{
+	struct compact_drops *d = arg;
+
+	if (d->n < ARRAY_SIZE(d->ctr))
+		d->ctr[d->n] = wqe_counter;
+	d->n++;
+}
+
+/* A CQE the device wrote at counter @ctr of a ring of 1 << @log_n. */
+static void compact_put(struct mlx5x_ring *r, u32 ctr, u8 opcode, u32 qpn,
+			u16 wqe_counter)
+{
+	u8 *cqe = mlx5x_ring_entry(r, ctr);
+
+	cqe_init(cqe, opcode);
+	MLX5X_SET(cqe, MLX5X_CQE_QPN, qpn);
+	MLX5X_SET(cqe, MLX5X_CQE_WQE_COUNTER, wqe_counter);
+	cqe[MLX5X_CQE_OP_OWN_OFF] |= mlx5x_ring_pass(ctr, r->log_n);
+}
+
+static void cq_compact(struct kunit *test)
+{
+	struct compact_drops d = {};
+	struct mlx5x_ring r;
+	void *buf;
+	u32 i;
+
+	buf = kunit_kzalloc(test, 8 * MLX5X_CQE_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	mlx5x_ring_init(&r, buf, 0, 3, MLX5X_CQE_LOG_LEN);
+	mlx5x_cq_ring_invalidate(&r);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_FALSE(test, mlx5x_cqe_sw_owns(buf + i * 64, i, 3));
+
+	/* counters 4..9 cross the ring end: QP 0xa's interleaved with 0xb's */
+	r.ctr = 4;
+	compact_put(&r, 4, MLX5X_CQE_REQ, 0xa, 1);
+	compact_put(&r, 5, MLX5X_CQE_REQ, 0xb, 2);
+	compact_put(&r, 6, MLX5X_CQE_RESP_SEND, 0xa, 5);
+	compact_put(&r, 7, MLX5X_CQE_RESP_ERR, 0xb, 3);
+	compact_put(&r, 8, MLX5X_CQE_RESP_ERR, 0xa, 7);
+	compact_put(&r, 9, MLX5X_CQE_RESP_SEND, 0xb, 4);
+
+	/* a QP with no CQE: nothing moves */
+	KUNIT_EXPECT_EQ(test, mlx5x_kcq_compact(&r, 0xc, compact_drop, &d), 0U);
+	KUNIT_EXPECT_EQ(test, r.ctr, 4U);
+	KUNIT_EXPECT_EQ(test, d.n, 0U);
+
+	KUNIT_EXPECT_EQ(test, mlx5x_kcq_compact(&r, 0xa, compact_drop, &d), 3U);
+	KUNIT_EXPECT_EQ(test, r.ctr, 7U);
+	/* the receives give their SRQ WQEs back, the send does not */
+	KUNIT_ASSERT_EQ(test, d.n, 2U);
+	KUNIT_EXPECT_EQ(test, d.ctr[0], 7);
+	KUNIT_EXPECT_EQ(test, d.ctr[1], 5);
+	/* the survivors, in order, owned on the pass of their new slot */
+	for (i = 0; i < 3; i++) {
+		void *cqe = mlx5x_ring_entry(&r, 7 + i);
+
+		KUNIT_EXPECT_TRUE(test, mlx5x_cqe_sw_owns(cqe, 7 + i, 3));
+		KUNIT_EXPECT_EQ(test, mlx5x_cqe_qpn(cqe), 0xbU);
+		KUNIT_EXPECT_EQ(test, mlx5x_cqe_wqe_counter(cqe), 2 + i);
+	}
+	KUNIT_EXPECT_EQ(test, mlx5x_cqe_opcode(mlx5x_ring_entry(&r, 7)),
+			MLX5X_CQE_REQ);
+	KUNIT_EXPECT_EQ(test, mlx5x_cqe_opcode(mlx5x_ring_entry(&r, 8)),
+			MLX5X_CQE_RESP_ERR);
+	/* slot 0 now holds counter 8: the owner bit went from 0 to 1 */
+	KUNIT_EXPECT_EQ(test, *((u8 *)buf + MLX5X_CQE_OP_OWN_OFF) & 1, 1);
+	KUNIT_EXPECT_FALSE(test,
+			   mlx5x_cqe_sw_owns(mlx5x_ring_entry(&r, 10), 10, 3));
+
+	/* a full ring is scanned once, without a callback for a send QP */
+	for (i = 0; i < 8; i++)
+		compact_put(&r, 16 + i, MLX5X_CQE_RESP_SEND, i & 1 ? 0xb : 0xa,
+			    i);
+	r.ctr = 16;
+	KUNIT_EXPECT_EQ(test, mlx5x_kcq_compact(&r, 0xa, NULL, NULL), 4U);
+	KUNIT_EXPECT_EQ(test, r.ctr, 20U);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test,
+				mlx5x_cqe_wqe_counter(mlx5x_ring_entry(&r, 20 + i)),
+				2 * i + 1);
+}
+
 static struct kunit_case kcqe_cases[] = {
 	KUNIT_CASE(arm_word),
 	KUNIT_CASE(cqe_requester),
 	KUNIT_CASE(cqe_responder),
 	KUNIT_CASE(cqe_errors),
 	KUNIT_CASE(send_bookkeeping),
+	KUNIT_CASE(cq_compact),
 	{}
 };
 
