@@ -603,6 +603,8 @@ int mlx5x_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int mlx5x_ib_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 void mlx5x_kcq_clean(struct mlx5x_ib_cq *cq, u32 qpn,
 		     struct mlx5x_ib_srq *srq);
+void mlx5x_sq_ring_db(__be32 *dbr_snd, void __iomem *uar, u32 pc,
+		      const void *ctrl);
 void mlx5x_cq_arm_ring(__be32 *dbr_arm, void __iomem *uar, u32 cqn, u8 sn,
 		       bool solicited, u32 ci);
 

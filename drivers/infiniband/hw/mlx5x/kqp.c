@@ -624,16 +624,27 @@ static int ksq_post_one(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	return 0;
 }
 
-static void ksq_ring(struct mlx5x_ib_dev *dev, struct mlx5x_kqp *kqp,
-		     u64 ctrl8)
+/**
+ * mlx5x_sq_ring_db() - hand send WQEs to the device
+ * @dbr_snd: the send counter word of the QP's doorbell record
+ * @uar: the UAR page the QP was created with
+ * @pc: the producer counter after the last WQE, in WQEBBs
+ * @ctrl: the first 8 bytes of the last WQE (its control segment)
+ *
+ * The barriers of mlx5_ib's post_send: the WQEs are in memory before
+ * the record that hands them over, and the record before the doorbell
+ * that makes the device read it.  The caller serializes the rings of
+ * one QP; QPs may share the UAR (one 64-bit store).
+ */
+void mlx5x_sq_ring_db(__be32 *dbr_snd, void __iomem *uar, u32 pc,
+		      const void *ctrl)
 {
 	/* the WQEs are visible before the counter that hands them over */
 	wmb();
-	kqp->dbr[MLX5X_QP_DBR_SND_OFF / 4] =
-		cpu_to_be32(kqp->sq.ctr & MLX5X_QP_DBR_COUNTER_MASK);
+	*dbr_snd = cpu_to_be32(pc & MLX5X_QP_DBR_COUNTER_MASK);
 	/* the record is visible before the doorbell that makes it read */
 	wmb();
-	__iowrite64_copy(dev->kuar.map + MLX5X_UAR_BF_OFF, &ctrl8, 1);
+	__iowrite64_copy(uar + MLX5X_UAR_BF_OFF, ctrl, 1);
 }
 
 int mlx5x_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
@@ -659,7 +670,8 @@ int mlx5x_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		}
 	}
 	if (n)
-		ksq_ring(dev, kqp, ctrl8);
+		mlx5x_sq_ring_db(&kqp->dbr[MLX5X_QP_DBR_SND_OFF / 4],
+				 dev->kuar.map, kqp->sq.ctr, &ctrl8);
 	spin_unlock_irqrestore(&kqp->sq_lock, flags);
 	return err;
 }

@@ -205,13 +205,9 @@ static void umr_cq_arm(struct mlx5x_umr *umr)
 static void umr_sq_ring(struct mlx5x_umr *umr, const void *ctrl)
 {
 	umr->sq.ctr += MLX5X_UMR_WQEBBS;
-	/* the WQE is visible before the counter that hands it over */
-	dma_wmb();
-	*umr_dbr(umr, MLX5X_UMR_QP_DBR_OFF + MLX5X_QP_DBR_SND_OFF) =
-		cpu_to_be32(umr->sq.ctr & MLX5X_QP_DBR_COUNTER_MASK);
-	/* the record is visible before the doorbell that makes it read */
-	wmb();
-	__iowrite64_copy(umr->uar.map + MLX5X_UAR_BF_OFF, ctrl, 1);
+	mlx5x_sq_ring_db(umr_dbr(umr, MLX5X_UMR_QP_DBR_OFF +
+				 MLX5X_QP_DBR_SND_OFF),
+			 umr->uar.map, umr->sq.ctr, ctrl);
 }
 
 /* ---- CQ ---- */
