@@ -480,19 +480,16 @@ static __be32 ksq_imm(const struct ib_send_wr *wr)
 static int ksq_umr_segs(struct mlx5x_ib_dev *dev, const struct ib_send_wr *wr,
 			u8 *seg)
 {
-	u8 buf[MLX5X_KMR_SEGS_MAX] __aligned(8) = {};
-	int len;
-
+	/*
+	 * Straight into the WQE: a ring slot or the scratch WQE, contiguous
+	 * for the largest WQE of an RC QP, which has room for the largest
+	 * block (mlx5x_ksq_send_len(); kmr.c checks its side).
+	 */
+	BUILD_BUG_ON(MLX5X_KWQE_CTRL_LEN + MLX5X_KMR_SEGS_MAX >
+		     MLX5X_KWQE_MAX_LEN);
 	if (wr->opcode == IB_WR_REG_MR)
-		len = mlx5x_kmr_reg_segs(dev, reg_wr(wr), buf);
-	else
-		len = mlx5x_kmr_linv_segs(dev, buf);
-	if (len < 0)
-		return len;
-	if (len > MLX5X_KMR_SEGS_MAX || len % MLX5X_WQE_DS_LEN)
-		return -EINVAL;
-	memcpy(seg, buf, len);
-	return len;
+		return mlx5x_kmr_reg_segs(dev, reg_wr(wr), seg);
+	return mlx5x_kmr_linv_segs(dev, seg);
 }
 
 /* Gather list or inline data. */
