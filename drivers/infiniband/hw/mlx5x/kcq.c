@@ -49,7 +49,10 @@ int mlx5x_kverbs_init(struct mlx5x_ib_dev *dev)
 	return 0;
 }
 
-/* After unregistration: every kernel CQ and QP is gone. */
+/**
+ * mlx5x_kverbs_fini() - undo mlx5x_kverbs_init()
+ * @dev: the device, after unregistration: every kernel CQ and QP is gone
+ */
 void mlx5x_kverbs_fini(struct mlx5x_ib_dev *dev)
 {
 	dma_pool_destroy(dev->kdb_pool);
@@ -141,7 +144,11 @@ err_free:
 	return err;
 }
 
-/* After the CQ core destroyed the CQ: the device writes no more. */
+/**
+ * mlx5x_kcq_free() - free a kernel CQ's memory
+ * @dev: the device
+ * @cq: the CQ, destroyed by the CQ core: the device writes no more
+ */
 void mlx5x_kcq_free(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq)
 {
 	struct mlx5x_kcq *kcq = cq->kcq;
@@ -165,7 +172,16 @@ void mlx5x_kcq_leak(struct mlx5x_ib_cq *cq)
 	cq->kcq = NULL;
 }
 
-/* From the completion handler: the event consumed the arm. */
+/**
+ * mlx5x_kcq_event() - a completion event of a kernel CQ came
+ * @cq: the CQ
+ *
+ * From its completion handler: the event consumed the arm, the next one
+ * takes the next sequence number.  The handler is the only writer of
+ * @arm_sn and never runs concurrently with itself for one CQ, so its
+ * plain read of its own value is exact; the store is WRITE_ONCE for
+ * req_notify_cq, which reads it (READ_ONCE) under the CQ lock.
+ */
 void mlx5x_kcq_event(struct mlx5x_ib_cq *cq)
 {
 	WRITE_ONCE(cq->kcq->arm_sn, cq->kcq->arm_sn + 1);
@@ -298,6 +314,18 @@ static bool kcq_poll_one(struct mlx5x_ib_dev *dev, const void *cqe,
 	}
 }
 
+/**
+ * mlx5x_ib_poll_cq() - poll_cq of a kernel CQ
+ * @ibcq: the CQ
+ * @num_entries: room in @wc
+ * @wc: the completions
+ *
+ * CQEs of QPs that are gone (or are user QPs) are consumed without a
+ * completion.  Any context; under the CQ lock.
+ *
+ * Return: completions written, 0 when none is ready, -EOPNOTSUPP for a
+ * user CQ (its consumer polls in user space).
+ */
 int mlx5x_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 {
 	struct mlx5x_ib_dev *dev = to_mibdev(ibcq->device);
@@ -328,6 +356,16 @@ int mlx5x_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 	return n;
 }
 
+/**
+ * mlx5x_ib_req_notify_cq() - arm a kernel CQ
+ * @ibcq: the CQ
+ * @flags: IB_CQ_SOLICITED or IB_CQ_NEXT_COMP, and
+ *	IB_CQ_REPORT_MISSED_EVENTS
+ *
+ * Return: 0; 1 if IB_CQ_REPORT_MISSED_EVENTS was asked and a CQE is
+ * already ready (the consumer polls again rather than wait for an
+ * event); -EOPNOTSUPP for a user CQ.
+ */
 int mlx5x_ib_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 {
 	struct mlx5x_ib_dev *dev = to_mibdev(ibcq->device);

@@ -29,6 +29,12 @@
 #define MLX5X_KQP_UIDX_NONE	0xffffff
 #define MLX5X_KQP_LOG_WQ_MAX	15	/* 4-bit log_rq_size/log_sq_size */
 
+/**
+ * mlx5x_kqp_special() - is a QP type QP0 or QP1
+ * @type: the QP type
+ *
+ * Return: true for IB_QPT_SMI and IB_QPT_GSI.
+ */
 bool mlx5x_kqp_special(enum ib_qp_type type)
 {
 	return type == IB_QPT_SMI || type == IB_QPT_GSI;
@@ -80,6 +86,8 @@ static unsigned int ksq_overhead(enum ib_qp_type type)
  *
  * RC QPs also post fast-registration and invalidation WQEs (a control
  * segment and what kmr.h writes after it).
+ *
+ * Return: the bytes, control segment included.
  */
 unsigned int mlx5x_ksq_send_len(enum ib_qp_type type, u32 sge, u32 inl)
 {
@@ -377,16 +385,25 @@ void mlx5x_kqp_clean_cqs(struct mlx5x_ib_qp *qp)
 		mlx5x_kcq_clean(to_mcq(qp->ibqp.recv_cq), qp->qpn, srq);
 }
 
-/* After DESTROY_QP, the CQs cleaned (qp.c): the device writes no more. */
+/**
+ * mlx5x_kqp_free() - free a kernel QP's queues
+ * @dev: the device
+ * @qp: the QP, its CQs cleaned and DESTROY_QP done (qp.c): the device
+ *	uses the queues no more
+ */
 void mlx5x_kqp_free(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
 {
 	kqp_mem_free(dev, qp->kqp);
 	qp->kqp = NULL;
 }
 
-/*
- * After a move to RESET: the device forgot the queues, so does the
- * driver (as mlx5_ib: CQEs dropped, counters and record zeroed).
+/**
+ * mlx5x_kqp_reset() - forget a kernel QP's queues after a move to RESET
+ * @qp: the QP, in RESET
+ *
+ * The device forgot the queues, so does the driver (as mlx5_ib): the
+ * CQEs are dropped first, so no poll_cq writes the tails any more, then
+ * the counters and the record are zeroed under the posting locks.
  */
 void mlx5x_kqp_reset(struct mlx5x_ib_qp *qp)
 {
@@ -644,6 +661,18 @@ void mlx5x_sq_ring_db(__be32 *dbr_snd, void __iomem *uar, u32 pc,
 	__iowrite64_copy(uar + MLX5X_UAR_BF_OFF, ctrl, 1);
 }
 
+/**
+ * mlx5x_ib_post_send() - post_send of a kernel QP
+ * @ibqp: the QP
+ * @wr: the work requests
+ * @bad_wr: the first one not posted, on error
+ *
+ * One doorbell for the WQEs posted, also when a later one fails.
+ *
+ * Return: 0; -EINVAL for an opcode the QP type does not take or a
+ * request beyond the QP's sizes, -ENOMEM for a full send queue or
+ * inline data beyond max_inline_data, -EOPNOTSUPP for a user QP.
+ */
 int mlx5x_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		       const struct ib_send_wr **bad_wr)
 {
@@ -675,6 +704,16 @@ int mlx5x_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 
 /* ---- posting receives ---- */
 
+/**
+ * mlx5x_ib_post_recv() - post_recv of a kernel QP
+ * @ibqp: the QP
+ * @wr: the work requests
+ * @bad_wr: the first one not posted, on error
+ *
+ * Return: 0; -ENOMEM for a full receive queue, -EINVAL for too many
+ * scatter entries or a QP without a receive queue (on an SRQ),
+ * -EOPNOTSUPP for a user QP.
+ */
 int mlx5x_ib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		       const struct ib_recv_wr **bad_wr)
 {
