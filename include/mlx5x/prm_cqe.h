@@ -32,7 +32,7 @@ enum {
 #define MLX5X_CQE_RQPN_MASK		0x00ffffffU
 #define MLX5X_CQE_SRQN_UIDX_OFF		0x20	/* user index (cqe v1) */
 #define MLX5X_CQE_SRQN_UIDX_MASK	0x00ffffffU
-#define MLX5X_CQE_IMM_INVAL_PKEY_OFF	0x24	/* immediate, or P_Key index */
+#define MLX5X_CQE_IMM_INVAL_PKEY_OFF	0x24	/* immediate, invalidated rkey, or P_Key (QP1) */
 #define MLX5X_CQE_BYTE_CNT_OFF		0x2c
 #define MLX5X_CQE_BYTE_CNT_MASK		0xffffffffU
 #define MLX5X_CQE_TIMESTAMP_OFF		0x30	/* 8 bytes */

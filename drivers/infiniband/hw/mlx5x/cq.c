@@ -187,8 +187,9 @@ static int cq_create_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq,
 /*
  * The fenced destroy of cq_core.c; also the undo of cq_create_hw().  A
  * refused DESTROY_CQ leaves the CQ as it was, in the table: the device
- * may still write the ring and raise its events, and the core keeps the
- * CQ for another attempt.
+ * may still write the ring and raise its events.  ib_uverbs keeps a
+ * user CQ for another attempt; a caller whose CQ is freed anyway takes
+ * it out of the table itself.
  */
 static int cq_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq)
 {
@@ -296,6 +297,17 @@ int mlx5x_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	int err;
 
 	err = cq_destroy_hw(dev, cq);
+	if (err && cq->kcq) {
+		/*
+		 * ib_free_cq() frees @cq whatever this returns: it may not
+		 * stay in the table, and the ring and doorbell record the
+		 * device may still write are leaked.
+		 */
+		mlx5x_cq_table_remove(&dev->mdev->hca.cqs, &cq->mcq);
+		mlx5x_cq_quiesce(&cq->mcq);
+		mlx5x_kcq_leak(cq);
+		return err;
+	}
 	if (err)
 		return err;
 	if (cq->kcq) {

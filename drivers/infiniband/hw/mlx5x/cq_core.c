@@ -16,6 +16,8 @@
 #include "eq.h"
 #include "fw_cmds.h"
 #include "fw_verbs.h"
+#include "hw.h"
+#include "ring.h"
 
 /**
  * mlx5x_core_cq_create() - create a CQ and publish it for the event path
@@ -86,4 +88,43 @@ int mlx5x_core_cq_destroy(struct mlx5x_cmd *cmd, struct mlx5x_cq_table *tbl,
 		return err;
 	mlx5x_cq_quiesce(cq);
 	return 0;
+}
+
+/* ---- rings of 64-byte CQEs the kernel polls ---- */
+
+/**
+ * mlx5x_cqe_sw_owns() - does software own a CQE
+ * @cqe: the CQE at consumer counter @ctr
+ * @ctr: the consumer counter
+ * @log_n: log2 of the CQ's entries
+ *
+ * Software owns a CQE the device wrote (the ring starts out with the
+ * invalid opcode, mlx5x_cq_ring_invalidate()) whose owner bit is the
+ * parity of @ctr's pass.  The caller reads the rest of the CQE only
+ * after a dma_rmb(): the device writes op_own last.
+ *
+ * Return: true if software owns it.
+ */
+bool mlx5x_cqe_sw_owns(const void *cqe, u32 ctr, u8 log_n)
+{
+	u8 op_own = READ_ONCE(*((const u8 *)cqe + MLX5X_CQE_OP_OWN_OFF));
+
+	return op_own >> MLX5X_CQE_OPCODE_SHIFT != MLX5X_CQE_INVALID &&
+	       (op_own & MLX5X_CQE_OWNER_MASK) == mlx5x_ring_pass(ctr, log_n);
+}
+
+/**
+ * mlx5x_cq_ring_invalidate() - make every CQE of a new ring the device's
+ * @r: a ring of 64-byte CQEs, before CREATE_CQ
+ *
+ * The invalid opcode, so no CQE is software's before the device writes
+ * one, whatever the owner bit of the zeroed memory says.
+ */
+void mlx5x_cq_ring_invalidate(struct mlx5x_ring *r)
+{
+	u32 i;
+
+	for (i = 0; i < 1U << r->log_n; i++)
+		*((u8 *)mlx5x_ring_entry(r, i) + MLX5X_CQE_OP_OWN_OFF) =
+			MLX5X_CQE_INVALID << MLX5X_CQE_OPCODE_SHIFT;
 }

@@ -97,6 +97,10 @@ struct mlx5x_core_cq *mlx5x_cq_table_get(struct mlx5x_cq_table *tbl,
 void mlx5x_cq_put(struct mlx5x_core_cq *cq);
 void mlx5x_cq_quiesce(struct mlx5x_core_cq *cq);
 
+struct mlx5x_ring;
+bool mlx5x_cqe_sw_owns(const void *cqe, u32 ctr, u8 log_n);
+void mlx5x_cq_ring_invalidate(struct mlx5x_ring *r);
+
 int mlx5x_core_cq_create(struct mlx5x_cmd *cmd, struct mlx5x_cq_table *tbl,
 			 struct mlx5x_eq *eq, struct mlx5x_cq_params *p,
 			 struct mlx5x_core_cq *cq);

@@ -612,11 +612,14 @@ int mlx5x_kcq_alloc(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq,
 		    const struct ib_cq_init_attr *attr,
 		    struct mlx5x_cq_params *p);
 void mlx5x_kcq_free(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq);
+void mlx5x_kcq_leak(struct mlx5x_ib_cq *cq);
 void mlx5x_kcq_event(struct mlx5x_ib_cq *cq);
 int mlx5x_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int mlx5x_ib_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 void mlx5x_kcq_clean(struct mlx5x_ib_cq *cq, u32 qpn,
 		     struct mlx5x_ib_srq *srq);
+void mlx5x_sq_ring_db(__be32 *dbr_snd, void __iomem *uar, u32 pc,
+		      const void *ctrl);
 void mlx5x_cq_arm_ring(__be32 *dbr_arm, void __iomem *uar, u32 cqn, u8 sn,
 		       bool solicited, u32 ci);
 
@@ -624,6 +627,7 @@ void mlx5x_cq_arm_ring(__be32 *dbr_arm, void __iomem *uar, u32 cqn, u8 sn,
 int mlx5x_kqp_create(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 		     struct ib_qp_init_attr *attr);
 void mlx5x_kqp_free(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp);
+void mlx5x_kqp_clean_cqs(struct mlx5x_ib_qp *qp);
 void mlx5x_kqp_reset(struct mlx5x_ib_qp *qp);
 void mlx5x_kqp_mod(const struct mlx5x_ib_qp *qp, u16 opcode,
 		   struct mlx5x_qp_mod *m, u32 *optpar);

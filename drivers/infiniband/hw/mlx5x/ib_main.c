@@ -27,11 +27,12 @@
 /* Largest send WQE the device limits are computed for (as mlx5 does). */
 #define MLX5X_MAX_SQ_DESC	512
 /*
- * Control and datagram segments of a send WQE: the largest overhead of
- * a WQE with a gather list (UD; RC has 32 bytes of address and atomic
- * segments), so every QP type takes max_send_sge entries.
+ * Control and remote address segments of a send WQE, as mlx5_ib counts
+ * max_send_sge and max_sge_rd.  A type with more overhead (UD's
+ * datagram segment) cannot take that many: its QP creation refuses a
+ * request whose largest WQE exceeds the device's, as mlx5_ib does.
  */
-#define MLX5X_SQ_WQE_OVERHEAD	(16 + MLX5X_WQE_AV_LEN)
+#define MLX5X_SQ_WQE_OVERHEAD	(16 + 16)
 #define MLX5X_WQE_DATA_SEG_LEN	16
 
 /* IEEE OUI of Mellanox, the vendor of every ConnectX */

@@ -9,6 +9,15 @@
 #include "ib.h"
 #include "kwqe.h"
 
+/**
+ * mlx5x_ib_create_ah() - build an address handle's vector
+ * @ibah: the AH
+ * @attr: the address
+ * @udata: unused: the provider builds its own vectors
+ *
+ * Return: 0, -EOPNOTSUPP for an address that is not InfiniBand's, or
+ * mlx5x_av_build()'s -EINVAL.
+ */
 int mlx5x_ib_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 		       struct ib_udata *udata)
 {
@@ -23,6 +32,13 @@ int mlx5x_ib_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 			      to_mah(ibah)->av);
 }
 
+/**
+ * mlx5x_ib_query_ah() - the address an AH was built from
+ * @ibah: the AH
+ * @attr: the address, read back from the vector
+ *
+ * Return: 0.
+ */
 int mlx5x_ib_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));
@@ -32,6 +48,14 @@ int mlx5x_ib_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 	return 0;
 }
 
+/**
+ * mlx5x_ib_destroy_ah() - destroy an AH
+ * @ibah: the AH
+ * @flags: RDMA_DESTROY_AH_SLEEPABLE or not; nothing here sleeps
+ *
+ * The device holds nothing of it: the core frees the memory.
+ * Return: 0.
+ */
 int mlx5x_ib_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
 	return 0;

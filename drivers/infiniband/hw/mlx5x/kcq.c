@@ -49,7 +49,10 @@ int mlx5x_kverbs_init(struct mlx5x_ib_dev *dev)
 	return 0;
 }
 
-/* After unregistration: every kernel CQ and QP is gone. */
+/**
+ * mlx5x_kverbs_fini() - undo mlx5x_kverbs_init()
+ * @dev: the device, after unregistration: every kernel CQ and QP is gone
+ */
 void mlx5x_kverbs_fini(struct mlx5x_ib_dev *dev)
 {
 	dma_pool_destroy(dev->kdb_pool);
@@ -86,16 +89,6 @@ void mlx5x_cq_arm_ring(__be32 *dbr_arm, void __iomem *uar, u32 cqn, u8 sn,
 
 /* ---- creation ---- */
 
-static void kcq_ring_init(struct mlx5x_ring *r)
-{
-	u32 i;
-
-	/* no CQE is software's before the device writes one */
-	for (i = 0; i < 1U << r->log_n; i++)
-		*((u8 *)mlx5x_ring_entry(r, i) + MLX5X_CQE_OP_OWN_OFF) =
-			MLX5X_CQE_INVALID << MLX5X_CQE_OPCODE_SHIFT;
-}
-
 /**
  * mlx5x_kcq_alloc() - memory and CREATE_CQ parameters of a kernel CQ
  * @dev: the device
@@ -128,7 +121,7 @@ int mlx5x_kcq_alloc(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq,
 			       MLX5X_CQE_LOG_LEN);
 	if (err)
 		goto err_free;
-	kcq_ring_init(&kcq->ring);
+	mlx5x_cq_ring_invalidate(&kcq->ring);
 	kcq->dbr = dma_pool_zalloc(dev->kdb_pool, GFP_KERNEL, &kcq->dbr_dma);
 	if (!kcq->dbr) {
 		err = -ENOMEM;
@@ -151,7 +144,11 @@ err_free:
 	return err;
 }
 
-/* After the CQ core destroyed the CQ: the device writes no more. */
+/**
+ * mlx5x_kcq_free() - free a kernel CQ's memory
+ * @dev: the device
+ * @cq: the CQ, destroyed by the CQ core: the device writes no more
+ */
 void mlx5x_kcq_free(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq)
 {
 	struct mlx5x_kcq *kcq = cq->kcq;
@@ -162,7 +159,29 @@ void mlx5x_kcq_free(struct mlx5x_ib_dev *dev, struct mlx5x_ib_cq *cq)
 	cq->kcq = NULL;
 }
 
-/* From the completion handler: the event consumed the arm. */
+/**
+ * mlx5x_kcq_leak() - forget a kernel CQ the device refused to destroy
+ * @cq: the CQ, out of the CQ table and quiesced
+ *
+ * The device may still write the ring and the doorbell record: both
+ * stay allocated for good; only the bookkeeping is freed.
+ */
+void mlx5x_kcq_leak(struct mlx5x_ib_cq *cq)
+{
+	kfree(cq->kcq);
+	cq->kcq = NULL;
+}
+
+/**
+ * mlx5x_kcq_event() - a completion event of a kernel CQ came
+ * @cq: the CQ
+ *
+ * From its completion handler: the event consumed the arm, the next one
+ * takes the next sequence number.  The handler is the only writer of
+ * @arm_sn and never runs concurrently with itself for one CQ, so its
+ * plain read of its own value is exact; the store is WRITE_ONCE for
+ * req_notify_cq, which reads it (READ_ONCE) under the CQ lock.
+ */
 void mlx5x_kcq_event(struct mlx5x_ib_cq *cq)
 {
 	WRITE_ONCE(cq->kcq->arm_sn, cq->kcq->arm_sn + 1);
@@ -174,13 +193,8 @@ void mlx5x_kcq_event(struct mlx5x_ib_cq *cq)
 static void *kcq_owned(struct mlx5x_kcq *kcq, u32 ctr)
 {
 	void *cqe = mlx5x_ring_entry(&kcq->ring, ctr);
-	u8 op_own = READ_ONCE(*((u8 *)cqe + MLX5X_CQE_OP_OWN_OFF));
 
-	if (op_own >> MLX5X_CQE_OPCODE_SHIFT == MLX5X_CQE_INVALID ||
-	    (op_own & MLX5X_CQE_OWNER_MASK) !=
-	    mlx5x_ring_pass(ctr, kcq->ring.log_n))
-		return NULL;
-	return cqe;
+	return mlx5x_cqe_sw_owns(cqe, ctr, kcq->ring.log_n) ? cqe : NULL;
 }
 
 static void kcq_set_ci(struct mlx5x_kcq *kcq)
@@ -300,6 +314,18 @@ static bool kcq_poll_one(struct mlx5x_ib_dev *dev, const void *cqe,
 	}
 }
 
+/**
+ * mlx5x_ib_poll_cq() - poll_cq of a kernel CQ
+ * @ibcq: the CQ
+ * @num_entries: room in @wc
+ * @wc: the completions
+ *
+ * CQEs of QPs that are gone (or are user QPs) are consumed without a
+ * completion.  Any context; under the CQ lock.
+ *
+ * Return: completions written, 0 when none is ready, -EOPNOTSUPP for a
+ * user CQ (its consumer polls in user space).
+ */
 int mlx5x_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 {
 	struct mlx5x_ib_dev *dev = to_mibdev(ibcq->device);
@@ -330,6 +356,16 @@ int mlx5x_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 	return n;
 }
 
+/**
+ * mlx5x_ib_req_notify_cq() - arm a kernel CQ
+ * @ibcq: the CQ
+ * @flags: IB_CQ_SOLICITED or IB_CQ_NEXT_COMP, and
+ *	IB_CQ_REPORT_MISSED_EVENTS
+ *
+ * Return: 0; 1 if IB_CQ_REPORT_MISSED_EVENTS was asked and a CQE is
+ * already ready (the consumer polls again rather than wait for an
+ * event); -EOPNOTSUPP for a user CQ.
+ */
 int mlx5x_ib_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 {
 	struct mlx5x_ib_dev *dev = to_mibdev(ibcq->device);
@@ -361,52 +397,77 @@ static bool kcq_is_recv(const void *cqe)
 }
 
 /**
+ * mlx5x_kcq_compact() - drop one QP's CQEs from a CQ ring
+ * @r: a ring of 64-byte CQEs; @r->ctr, the consumer counter, moves past
+ *	the CQEs freed
+ * @qpn: the QP's firmware number; the device writes no new CQE for it
+ * @recv_drop: called with the wqe_counter of each responder CQE dropped
+ *	(an SRQ WQE to give back), or NULL
+ * @arg: its first argument
+ *
+ * The CQEs software owns from the consumer counter on are scanned from
+ * the newest back; those of other QPs move up over the dropped ones,
+ * keeping their order, with the owner bit of their new slot's pass.
+ * The caller serializes with polling and publishes the new counter.
+ *
+ * Return: the CQEs dropped.
+ */
+u32 mlx5x_kcq_compact(struct mlx5x_ring *r, u32 qpn,
+		      void (*recv_drop)(void *arg, u16 wqe_counter), void *arg)
+{
+	u32 prod = r->ctr, nfreed = 0;
+	u8 *cqe, *dest;
+
+	while (prod - r->ctr < (1U << r->log_n) &&
+	       mlx5x_cqe_sw_owns(mlx5x_ring_entry(r, prod), prod, r->log_n))
+		prod++;
+	/* the rest of each CQE was written before its op_own */
+	dma_rmb();
+	while (prod != r->ctr) {
+		prod--;
+		cqe = mlx5x_ring_entry(r, prod);
+		if (mlx5x_cqe_qpn(cqe) == qpn) {
+			if (recv_drop && kcq_is_recv(cqe))
+				recv_drop(arg, mlx5x_cqe_wqe_counter(cqe));
+			nfreed++;
+		} else if (nfreed) {
+			dest = mlx5x_ring_entry(r, prod + nfreed);
+			memcpy(dest, cqe, MLX5X_CQE_LEN);
+			dest[MLX5X_CQE_OP_OWN_OFF] =
+				(dest[MLX5X_CQE_OP_OWN_OFF] &
+				 ~MLX5X_CQE_OWNER_MASK) |
+				mlx5x_ring_pass(prod + nfreed, r->log_n);
+		}
+	}
+	r->ctr += nfreed;
+	return nfreed;
+}
+
+/* A dropped receive of a QP on an SRQ: its WQE goes back on the list. */
+static void kcq_srq_return(void *srq, u16 wqe_counter)
+{
+	mlx5x_ksrq_done(srq, wqe_counter);
+}
+
+/**
  * mlx5x_kcq_clean() - drop the CQEs of a QP from a kernel CQ
  * @cq: the CQ
- * @qpn: the QP's firmware number; the QP is reset or destroyed, so the
- *	device writes no new CQE for it
+ * @qpn: the QP's firmware number; the QP is reset, so the device writes
+ *	no new CQE for it
  * @srq: the QP's SRQ, or NULL: the receives dropped give their WQEs back
  *
- * The CQEs of other QPs move up over the dropped ones, keeping their
- * order, and the consumer counter skips what was freed: poll_cq never
- * sees a CQE of a QP that is gone.
+ * poll_cq never sees a CQE of the QP after this (mlx5x_kcq_compact()).
  */
 void mlx5x_kcq_clean(struct mlx5x_ib_cq *cq, u32 qpn, struct mlx5x_ib_srq *srq)
 {
 	struct mlx5x_kcq *kcq = cq->kcq;
-	u32 prod, nfreed = 0;
 	unsigned long flags;
-	u8 *cqe, *dest;
 
 	if (!kcq)
 		return;
 	spin_lock_irqsave(&kcq->lock, flags);
-	prod = kcq->ring.ctr;
-	while (kcq_owned(kcq, prod) &&
-	       prod - kcq->ring.ctr < (1U << kcq->ring.log_n))
-		prod++;
-	dma_rmb();
-	/* from the newest back: each survivor moves up by what was freed */
-	while (prod != kcq->ring.ctr) {
-		prod--;
-		cqe = mlx5x_ring_entry(&kcq->ring, prod);
-		if (mlx5x_cqe_qpn(cqe) == qpn) {
-			if (srq && kcq_is_recv(cqe))
-				mlx5x_ksrq_done(srq, mlx5x_cqe_wqe_counter(cqe));
-			nfreed++;
-		} else if (nfreed) {
-			dest = mlx5x_ring_entry(&kcq->ring, prod + nfreed);
-			memcpy(dest, cqe, MLX5X_CQE_LEN);
-			/* its new slot's pass decides the owner bit */
-			dest[MLX5X_CQE_OP_OWN_OFF] =
-				(dest[MLX5X_CQE_OP_OWN_OFF] &
-				 ~MLX5X_CQE_OWNER_MASK) |
-				mlx5x_ring_pass(prod + nfreed,
-						kcq->ring.log_n);
-		}
-	}
-	if (nfreed) {
-		kcq->ring.ctr += nfreed;
+	if (mlx5x_kcq_compact(&kcq->ring, qpn, srq ? kcq_srq_return : NULL,
+			      srq)) {
 		/* the moves are done before the device may reuse the slots */
 		wmb();
 		kcq_set_ci(kcq);

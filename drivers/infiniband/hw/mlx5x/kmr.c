@@ -193,6 +193,11 @@ int mlx5x_kmr_reg_segs(struct mlx5x_ib_dev *dev, const struct ib_reg_wr *wr,
 	u32 list, bytes;
 	int err;
 
+	/* either translation fits the block the caller makes room for */
+	BUILD_BUG_ON(MLX5X_UMR_SEGS_LEN + MLX5X_KMR_INLINE_MAX >
+		     MLX5X_KMR_SEGS_MAX);
+	BUILD_BUG_ON(MLX5X_UMR_SEGS_LEN + MLX5X_WQE_DS_LEN >
+		     MLX5X_KMR_SEGS_MAX);
 	err = kmr_reg_check(dev, wr, &s.access);
 	if (err)
 		return err;

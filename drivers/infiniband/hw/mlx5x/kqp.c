@@ -29,6 +29,12 @@
 #define MLX5X_KQP_UIDX_NONE	0xffffff
 #define MLX5X_KQP_LOG_WQ_MAX	15	/* 4-bit log_rq_size/log_sq_size */
 
+/**
+ * mlx5x_kqp_special() - is a QP type QP0 or QP1
+ * @type: the QP type
+ *
+ * Return: true for IB_QPT_SMI and IB_QPT_GSI.
+ */
 bool mlx5x_kqp_special(enum ib_qp_type type)
 {
 	return type == IB_QPT_SMI || type == IB_QPT_GSI;
@@ -78,8 +84,10 @@ static unsigned int ksq_overhead(enum ib_qp_type type)
  * @sge: gather entries a WQE may carry
  * @inl: inline bytes a WQE may carry
  *
- * Connected QPs also post fast-registration and invalidation WQEs (a
- * control segment and what kmr.h writes after it).
+ * RC QPs also post fast-registration and invalidation WQEs (a control
+ * segment and what kmr.h writes after it).
+ *
+ * Return: the bytes, control segment included.
  */
 unsigned int mlx5x_ksq_send_len(enum ib_qp_type type, u32 sge, u32 inl)
 {
@@ -88,7 +96,7 @@ unsigned int mlx5x_ksq_send_len(enum ib_qp_type type, u32 sge, u32 inl)
 					      MLX5X_WQE_DS_LEN) : 0);
 	unsigned int len = MLX5X_KWQE_CTRL_LEN + ksq_overhead(type) + data;
 
-	if (type == IB_QPT_RC || type == IB_QPT_UC)
+	if (type == IB_QPT_RC)
 		len = max_t(unsigned int, len,
 			    MLX5X_KWQE_CTRL_LEN + MLX5X_KMR_SEGS_MAX);
 	return len;
@@ -111,6 +119,9 @@ static int kqp_rq_geometry(const struct ib_qp_cap *cap,
 		return -EINVAL;
 	g->rq_shift = ilog2(slot);
 	g->rq_n = roundup_pow_of_two(cap->max_recv_wr);
+	/* the device takes no queue smaller than one WQEBB (as mlx5_ib) */
+	while (g->rq_n << g->rq_shift < MLX5X_SEND_WQEBB_LEN)
+		g->rq_n <<= 1;
 	g->rq_log_n = ilog2(g->rq_n);
 	return 0;
 }
@@ -124,7 +135,9 @@ static int kqp_rq_geometry(const struct ib_qp_cap *cap,
  *
  * The send queue holds max_send_wr WQEs of the largest size, so a full
  * queue is max_send_wr WQEs whatever their kinds; a receive slot holds
- * max_recv_sge entries (and the terminator when they do not fill it).
+ * max_recv_sge entries (and the terminator when they do not fill it),
+ * and the receive queue has at least one WQEBB of slots, so it may hold
+ * more than max_recv_wr (what the QP reports).
  *
  * Return: 0, or -EINVAL for a request beyond the device's limits.
  */
@@ -138,7 +151,9 @@ int mlx5x_kqp_geometry(enum ib_qp_type type, const struct ib_qp_cap *cap,
 	u32 bbs;
 
 	memset(g, 0, sizeof(*g));
-	if (cap->max_send_wr > max_wr || cap->max_send_sge > max_len ||
+	/* bounds the sizes below, which would overflow otherwise */
+	if (cap->max_send_wr > max_wr ||
+	    cap->max_send_sge > max_len / MLX5X_WQE_DS_LEN ||
 	    cap->max_inline_data > max_len)
 		return -EINVAL;
 	len = mlx5x_ksq_send_len(type, cap->max_send_sge,
@@ -336,10 +351,15 @@ int mlx5x_kqp_create(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	qp->ibqp.qp_num = attr->qp_type == IB_QPT_SMI ? 0 :
 			  attr->qp_type == IB_QPT_GSI ? 1 : qp->qpn;
 	err = mlx5x_res_insert(&dev->qps, qp->qpn, &qp->res);
-	if (err) {
-		mlx5x_fw_destroy_qp(dev->cmd, qp->qpn);
-		goto err_free;
+	if (err && mlx5x_fw_destroy_qp(dev->cmd, qp->qpn)) {
+		/* the device may still use the queues: leak them */
+		ibdev_warn(&dev->ibdev, "DESTROY_QP 0x%x refused, its memory is leaked\n",
+			   qp->qpn);
+		qp->kqp = NULL;
+		return err;
 	}
+	if (err)
+		goto err_free;
 	kqp_set_caps(qp, attr, &g);
 	return 0;
 
@@ -349,8 +369,14 @@ err_free:
 	return err;
 }
 
-/* The QP is destroyed: no CQE of it may reach poll_cq any more. */
-static void kqp_clean_cqs(struct mlx5x_ib_qp *qp)
+/**
+ * mlx5x_kqp_clean_cqs() - drop a kernel QP's CQEs from its CQs
+ * @qp: the QP, in RESET (the device writes no new CQE for it) and still
+ *	in the QP table
+ *
+ * The receives dropped give their WQEs back to the QP's SRQ.
+ */
+void mlx5x_kqp_clean_cqs(struct mlx5x_ib_qp *qp)
 {
 	struct mlx5x_ib_srq *srq = qp->ibqp.srq ? to_msrq(qp->ibqp.srq) : NULL;
 
@@ -359,23 +385,32 @@ static void kqp_clean_cqs(struct mlx5x_ib_qp *qp)
 		mlx5x_kcq_clean(to_mcq(qp->ibqp.recv_cq), qp->qpn, srq);
 }
 
+/**
+ * mlx5x_kqp_free() - free a kernel QP's queues
+ * @dev: the device
+ * @qp: the QP, its CQs cleaned and DESTROY_QP done (qp.c): the device
+ *	uses the queues no more
+ */
 void mlx5x_kqp_free(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
 {
-	kqp_clean_cqs(qp);
 	kqp_mem_free(dev, qp->kqp);
 	qp->kqp = NULL;
 }
 
-/*
- * After a move to RESET: the device forgot the queues, so does the
- * driver (as mlx5_ib: CQEs dropped, counters and record zeroed).
+/**
+ * mlx5x_kqp_reset() - forget a kernel QP's queues after a move to RESET
+ * @qp: the QP, in RESET
+ *
+ * The device forgot the queues, so does the driver (as mlx5_ib): the
+ * CQEs are dropped first, so no poll_cq writes the tails any more, then
+ * the counters and the record are zeroed under the posting locks.
  */
 void mlx5x_kqp_reset(struct mlx5x_ib_qp *qp)
 {
 	struct mlx5x_kqp *kqp = qp->kqp;
 	unsigned long flags;
 
-	kqp_clean_cqs(qp);
+	mlx5x_kqp_clean_cqs(qp);
 	spin_lock_irqsave(&kqp->sq_lock, flags);
 	kqp->sq.ctr = 0;
 	kqp->sq_tail = 0;
@@ -418,16 +453,25 @@ void mlx5x_kqp_mod(const struct mlx5x_ib_qp *qp, u16 opcode,
 
 /* ---- posting sends ---- */
 
-/* Which opcodes a QP type may post. */
-static bool ksq_op_ok(enum ib_qp_type type, enum ib_wr_opcode op)
+/**
+ * mlx5x_ksq_op_ok() - may a kernel QP of a type post an opcode
+ * @type: the QP type
+ * @op: the work request's opcode
+ *
+ * As mlx5_ib: memory registration, invalidation and SEND_WITH_INV only
+ * on RC (handle_qpt_rc); UC sends and writes; datagrams send.
+ *
+ * Return: true if the opcode is one the type takes.
+ */
+bool mlx5x_ksq_op_ok(enum ib_qp_type type, enum ib_wr_opcode op)
 {
 	switch (type) {
 	case IB_QPT_RC:
 		return true;
 	case IB_QPT_UC:
-		return op != IB_WR_RDMA_READ &&
-		       op != IB_WR_ATOMIC_CMP_AND_SWP &&
-		       op != IB_WR_ATOMIC_FETCH_AND_ADD;
+		return op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM ||
+		       op == IB_WR_RDMA_WRITE ||
+		       op == IB_WR_RDMA_WRITE_WITH_IMM;
 	default:
 		return op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM;
 	}
@@ -453,19 +497,16 @@ static __be32 ksq_imm(const struct ib_send_wr *wr)
 static int ksq_umr_segs(struct mlx5x_ib_dev *dev, const struct ib_send_wr *wr,
 			u8 *seg)
 {
-	u8 buf[MLX5X_KMR_SEGS_MAX] __aligned(8) = {};
-	int len;
-
+	/*
+	 * Straight into the WQE: a ring slot or the scratch WQE, contiguous
+	 * for the largest WQE of an RC QP, which has room for the largest
+	 * block (mlx5x_ksq_send_len(); kmr.c checks its side).
+	 */
+	BUILD_BUG_ON(MLX5X_KWQE_CTRL_LEN + MLX5X_KMR_SEGS_MAX >
+		     MLX5X_KWQE_MAX_LEN);
 	if (wr->opcode == IB_WR_REG_MR)
-		len = mlx5x_kmr_reg_segs(dev, reg_wr(wr), buf);
-	else
-		len = mlx5x_kmr_linv_segs(dev, buf);
-	if (len < 0)
-		return len;
-	if (len > MLX5X_KMR_SEGS_MAX || len % MLX5X_WQE_DS_LEN)
-		return -EINVAL;
-	memcpy(seg, buf, len);
-	return len;
+		return mlx5x_kmr_reg_segs(dev, reg_wr(wr), seg);
+	return mlx5x_kmr_linv_segs(dev, seg);
 }
 
 /* Gather list or inline data. */
@@ -564,7 +605,7 @@ static int ksq_post_one(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	int len;
 
 	if (mlx5x_kwqe_opcode(wr->opcode, &c.opcode, &wc_op) ||
-	    !ksq_op_ok(qp->ibqp.qp_type, wr->opcode))
+	    !mlx5x_ksq_op_ok(qp->ibqp.qp_type, wr->opcode))
 		return -EINVAL;
 	if (ksq_full(kqp))
 		return -ENOMEM;
@@ -597,18 +638,41 @@ static int ksq_post_one(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp,
 	return 0;
 }
 
-static void ksq_ring(struct mlx5x_ib_dev *dev, struct mlx5x_kqp *kqp,
-		     u64 ctrl8)
+/**
+ * mlx5x_sq_ring_db() - hand send WQEs to the device
+ * @dbr_snd: the send counter word of the QP's doorbell record
+ * @uar: the UAR page the QP was created with
+ * @pc: the producer counter after the last WQE, in WQEBBs
+ * @ctrl: the first 8 bytes of the last WQE (its control segment)
+ *
+ * The barriers of mlx5_ib's post_send: the WQEs are in memory before
+ * the record that hands them over, and the record before the doorbell
+ * that makes the device read it.  The caller serializes the rings of
+ * one QP; QPs may share the UAR (one 64-bit store).
+ */
+void mlx5x_sq_ring_db(__be32 *dbr_snd, void __iomem *uar, u32 pc,
+		      const void *ctrl)
 {
 	/* the WQEs are visible before the counter that hands them over */
 	wmb();
-	kqp->dbr[MLX5X_QP_DBR_SND_OFF / 4] =
-		cpu_to_be32(kqp->sq.ctr & MLX5X_QP_DBR_COUNTER_MASK);
+	*dbr_snd = cpu_to_be32(pc & MLX5X_QP_DBR_COUNTER_MASK);
 	/* the record is visible before the doorbell that makes it read */
 	wmb();
-	__iowrite64_copy(dev->kuar.map + MLX5X_UAR_BF_OFF, &ctrl8, 1);
+	__iowrite64_copy(uar + MLX5X_UAR_BF_OFF, ctrl, 1);
 }
 
+/**
+ * mlx5x_ib_post_send() - post_send of a kernel QP
+ * @ibqp: the QP
+ * @wr: the work requests
+ * @bad_wr: the first one not posted, on error
+ *
+ * One doorbell for the WQEs posted, also when a later one fails.
+ *
+ * Return: 0; -EINVAL for an opcode the QP type does not take or a
+ * request beyond the QP's sizes, -ENOMEM for a full send queue or
+ * inline data beyond max_inline_data, -EOPNOTSUPP for a user QP.
+ */
 int mlx5x_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		       const struct ib_send_wr **bad_wr)
 {
@@ -632,13 +696,24 @@ int mlx5x_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		}
 	}
 	if (n)
-		ksq_ring(dev, kqp, ctrl8);
+		mlx5x_sq_ring_db(&kqp->dbr[MLX5X_QP_DBR_SND_OFF / 4],
+				 dev->kuar.map, kqp->sq.ctr, &ctrl8);
 	spin_unlock_irqrestore(&kqp->sq_lock, flags);
 	return err;
 }
 
 /* ---- posting receives ---- */
 
+/**
+ * mlx5x_ib_post_recv() - post_recv of a kernel QP
+ * @ibqp: the QP
+ * @wr: the work requests
+ * @bad_wr: the first one not posted, on error
+ *
+ * Return: 0; -ENOMEM for a full receive queue, -EINVAL for too many
+ * scatter entries or a QP without a receive queue (on an SRQ),
+ * -EOPNOTSUPP for a user QP.
+ */
 int mlx5x_ib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		       const struct ib_recv_wr **bad_wr)
 {

@@ -34,15 +34,16 @@
  * @ring: 64-byte CQEs; the counter is the consumer counter
  * @dbr: doorbell record: consumer counter, then the last arm word
  * @dbr_dma: its bus address
- * @arm_sn: arm sequence number, advanced by the completion handler for
- *	each event (never concurrently with itself), read by arming
+ * @arm_sn: arm sequence number; its only writer is the completion
+ *	handler (mlx5x_kcq_event(), WRITE_ONCE), for each event, never
+ *	concurrently with itself; req_notify_cq reads it (READ_ONCE)
  */
 struct mlx5x_kcq {
 	spinlock_t lock; /* ring, dbr consumer word */
 	struct mlx5x_ring ring;
 	__be32 *dbr;
 	dma_addr_t dbr_dma;
-	u8 arm_sn;
+	u8 arm_sn; /* single writer: the completion handler */
 };
 
 /**
@@ -72,8 +73,14 @@ struct mlx5x_ksq_rec {
  * @rq_lock: serializes posting receives; protects @rq and @rq_wrid of
  *	free slots
  * @sq_tail: WQEBB counter of the oldest send WQE not completed (see
- *	the top of this file)
- * @rq_tail: receives completed
+ *	the top of this file).  Written by poll_cq of the send CQ under
+ *	that CQ's lock (release), and by mlx5x_kqp_reset() under @sq_lock
+ *	once the QP is in RESET and its CQEs are cleaned, so no poll
+ *	writes it then; read by post_send under @sq_lock (acquire)
+ * @rq_tail: receives completed.  Written by poll_cq of the receive CQ
+ *	under that CQ's lock (release), and by mlx5x_kqp_reset() under
+ *	@rq_lock as @sq_tail is; read by post_recv under @rq_lock
+ *	(acquire)
  * @sq_rec: per send WQEBB, the WQE starting there
  * @rq_wrid: per receive slot, the consumer's id
  * @scratch: a send WQE that runs past the ring end is built here, then
@@ -94,8 +101,8 @@ struct mlx5x_kqp {
 	dma_addr_t dbr_dma;
 	spinlock_t sq_lock; /* sq, next_fence, scratch, free sq_rec slots */
 	spinlock_t rq_lock; /* rq, free rq_wrid slots */
-	u32 sq_tail;
-	u32 rq_tail;
+	u32 sq_tail; /* send CQ lock; sq_lock at reset */
+	u32 rq_tail; /* receive CQ lock; rq_lock at reset */
 	struct mlx5x_ksq_rec *sq_rec;
 	u64 *rq_wrid;
 	void *scratch;
@@ -160,7 +167,10 @@ struct mlx5x_verbs_caps;
 int mlx5x_kqp_geometry(enum ib_qp_type type, const struct ib_qp_cap *cap,
 		       const struct mlx5x_verbs_caps *caps,
 		       struct mlx5x_kqp_geom *g);
+bool mlx5x_ksq_op_ok(enum ib_qp_type type, enum ib_wr_opcode op);
 unsigned int mlx5x_ksq_send_len(enum ib_qp_type type, u32 sge, u32 inl);
+u32 mlx5x_kcq_compact(struct mlx5x_ring *r, u32 qpn,
+		      void (*recv_drop)(void *arg, u16 wqe_counter), void *arg);
 u32 mlx5x_ksq_complete(struct mlx5x_ksq_rec *rec, u8 log_n, u32 tail,
 		       u16 counter, u64 *wr_id, enum ib_wc_opcode *op);
 

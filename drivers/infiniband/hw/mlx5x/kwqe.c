@@ -31,7 +31,12 @@ void mlx5x_kwqe_ctrl(void *seg, const struct mlx5x_kwqe_ctrl *c)
 	*(__be32 *)((u8 *)seg + MLX5X_WQE_CTRL_IMM_OFF) = c->imm;
 }
 
-/* Remote address segment of RDMA and atomic WQEs. */
+/**
+ * mlx5x_kwqe_raddr() - the remote address segment of RDMA and atomic WQEs
+ * @seg: MLX5X_KWQE_RADDR_LEN bytes
+ * @va: remote address
+ * @rkey: remote key
+ */
 void mlx5x_kwqe_raddr(void *seg, u64 va, u32 rkey)
 {
 	*(__be64 *)((u8 *)seg + MLX5X_WQE_RADDR_VA_OFF) = cpu_to_be64(va);
@@ -40,7 +45,12 @@ void mlx5x_kwqe_raddr(void *seg, u64 va, u32 rkey)
 	*(__be32 *)((u8 *)seg + MLX5X_WQE_RADDR_RKEY_OFF + 4) = 0;
 }
 
-/* Atomic segment: the swap (or add) operand, then the compare operand. */
+/**
+ * mlx5x_kwqe_atomic() - the atomic segment
+ * @seg: MLX5X_KWQE_ATOMIC_LEN bytes
+ * @swap_add: the swap (or add) operand
+ * @compare: the compare operand
+ */
 void mlx5x_kwqe_atomic(void *seg, u64 swap_add, u64 compare)
 {
 	*(__be64 *)((u8 *)seg + MLX5X_WQE_ATOMIC_SWAP_ADD_OFF) =
@@ -66,10 +76,15 @@ void mlx5x_kwqe_dgram(void *seg, const void *av, u32 dqpn, u32 qkey)
 	MLX5X_SET(seg, MLX5X_WQE_AV_DQPN, dqpn);
 }
 
-/*
- * A data (pointer) segment: gather in a send WQE, scatter in a receive.
- * Whole words: the ring slot may hold an old inline header, whose
- * inline bit must not survive.
+/**
+ * mlx5x_kwqe_data() - a data (pointer) segment
+ * @seg: MLX5X_WQE_DS_LEN bytes
+ * @len: byte count
+ * @lkey: local key
+ * @addr: address
+ *
+ * Gather in a send WQE, scatter in a receive.  Whole words: the ring
+ * slot may hold an old inline header, whose inline bit must not survive.
  */
 void mlx5x_kwqe_data(void *seg, u32 len, u32 lkey, u64 addr)
 {
@@ -86,7 +101,8 @@ void mlx5x_kwqe_data(void *seg, u32 len, u32 lkey, u64 addr)
  * @sg: gather list; the addresses are kernel virtual addresses
  * @n: entries
  * @max: largest inline payload the QP was created for
- * @len: bytes the segment takes, header and padding included
+ * @len: bytes the segment takes, header and padding included; 0 for an
+ *	empty payload, which gets no segment at all (as mlx5_ib)
  *
  * Return: 0, or -ENOMEM when the payload exceeds @max (as mlx5_ib).
  */
@@ -104,6 +120,9 @@ int mlx5x_kwqe_inline(void *seg, const struct ib_sge *sg, int n, u32 max,
 		       sg[i].length);
 		total += sg[i].length;
 	}
+	*len = 0;
+	if (!total)
+		return 0;
 	*(__be32 *)seg = 0;
 	MLX5X_SET(seg, MLX5X_WQE_DATA_INLINE, 1);
 	MLX5X_SET(seg, MLX5X_WQE_DATA_BYTE_COUNT, total);
@@ -177,7 +196,12 @@ int mlx5x_kwqe_opcode(enum ib_wr_opcode op, u8 *opcode, enum ib_wc_opcode *wc)
 	return -EINVAL;
 }
 
-/* The fence a UMR WQE on a send queue gets, from the umr_fence capability. */
+/**
+ * mlx5x_kwqe_umr_fence() - the fence a UMR WQE on a send queue gets
+ * @cap: the umr_fence capability
+ *
+ * Return: the WQE fence mode (as mlx5_ib's get_umr_fence).
+ */
 u8 mlx5x_kwqe_umr_fence(u8 cap)
 {
 	switch (cap) {
@@ -197,6 +221,8 @@ u8 mlx5x_kwqe_umr_fence(u8 cap)
  * @next_fence: what the previous WQE left for this one (initiator-small
  *	after a UMR: later WQEs may use the key only once it is updated)
  * @umr_fence: the device's fence for UMR WQEs (mlx5x_kwqe_umr_fence())
+ *
+ * Return: the fence mode for the WQE's control segment.
  */
 u8 mlx5x_kwqe_fence(bool umr, bool fence_flag, u8 next_fence, u8 umr_fence)
 {
@@ -243,6 +269,8 @@ unsigned int mlx5x_krecv_build(void *wqe, unsigned int max_gs,
  *
  * The same word goes to the doorbell record and, with the CQ number
  * after it, to the UAR's CQ doorbell.
+ *
+ * Return: the word, CPU order.
  */
 u32 mlx5x_cq_arm_word(u8 sn, bool solicited, u32 ci)
 {
@@ -253,7 +281,13 @@ u32 mlx5x_cq_arm_word(u8 sn, bool solicited, u32 ci)
 	       (ci & MLX5X_CQ_DB_CI_MASK);
 }
 
-/* CQE error syndrome -> work completion status (mlx5_ib's table). */
+/**
+ * mlx5x_cqe_syndrome_to_wc() - an error CQE's work completion status
+ * @syndrome: the CQE's error syndrome
+ *
+ * Return: the status of mlx5_ib's table, IB_WC_GENERAL_ERR for a
+ * syndrome it does not name.
+ */
 enum ib_wc_status mlx5x_cqe_syndrome_to_wc(u8 syndrome)
 {
 	switch (syndrome) {
@@ -288,17 +322,35 @@ enum ib_wc_status mlx5x_cqe_syndrome_to_wc(u8 syndrome)
 	}
 }
 
+/**
+ * mlx5x_cqe_opcode() - a CQE's opcode
+ * @cqe: the CQE, owned by software
+ *
+ * Return: the opcode (MLX5X_CQE_REQ, ...).
+ */
 u8 mlx5x_cqe_opcode(const void *cqe)
 {
 	return *((const u8 *)cqe + MLX5X_CQE_OP_OWN_OFF) >>
 	       MLX5X_CQE_OPCODE_SHIFT;
 }
 
+/**
+ * mlx5x_cqe_qpn() - the QP a CQE is of
+ * @cqe: the CQE
+ *
+ * Return: the QP's firmware number.
+ */
 u32 mlx5x_cqe_qpn(const void *cqe)
 {
 	return MLX5X_GET(cqe, MLX5X_CQE_QPN);
 }
 
+/**
+ * mlx5x_cqe_wqe_counter() - the WQE a CQE completes
+ * @cqe: the CQE
+ *
+ * Return: the send WQE's first WQEBB counter, or an SRQ WQE's index.
+ */
 u16 mlx5x_cqe_wqe_counter(const void *cqe)
 {
 	return MLX5X_GET(cqe, MLX5X_CQE_WQE_COUNTER);
@@ -372,7 +424,12 @@ void mlx5x_cqe_resp_to_wc(const void *cqe, struct ib_wc *wc)
 	wc->pkey_index = 0;
 }
 
-/* An error CQE (requester or responder): status and vendor syndrome. */
+/**
+ * mlx5x_cqe_err_to_wc() - an error CQE, requester or responder
+ * @cqe: the CQE
+ * @wc: status and vendor_err are set, flags and byte_len cleared; the
+ *	caller sets the opcode
+ */
 void mlx5x_cqe_err_to_wc(const void *cqe, struct ib_wc *wc)
 {
 	wc->status = mlx5x_cqe_syndrome_to_wc(MLX5X_GET(cqe,

@@ -548,8 +548,9 @@ static int qp_fw_destroy(void *arg)
 
 /*
  * Reset first so the device stops touching the buffers whatever state
- * the QP is in, then destroy: out of the event table before DESTROY_QP
- * (as mlx5_ib), back in it if the device refuses.
+ * the QP is in, then drop a kernel QP's CQEs, then destroy: out of the
+ * event table before DESTROY_QP (as mlx5_ib), back in it if the device
+ * refuses.
  */
 static int qp_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
 {
@@ -557,6 +558,12 @@ static int qp_destroy_hw(struct mlx5x_ib_dev *dev, struct mlx5x_ib_qp *qp)
 	int err;
 
 	mlx5x_fw_modify_qp(dev->cmd, MLX5X_CMD_OP_2RST_QP, qpn, 0, NULL);
+	/*
+	 * While poll_cq can still find the QP: a CQE it dropped for an
+	 * unknown QP would keep its SRQ WQE from going back.
+	 */
+	if (qp->kqp)
+		mlx5x_kqp_clean_cqs(qp);
 	err = mlx5x_res_destroy(&dev->qps, qpn, &qp->res, qp_fw_destroy, qp);
 	if (err) {
 		ibdev_warn(&dev->ibdev, "DESTROY_QP 0x%x: %d\n", qpn, err);

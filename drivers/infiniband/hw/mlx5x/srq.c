@@ -78,6 +78,8 @@ int mlx5x_srq_form(u16 issi, enum ib_srq_type type, u8 cqe_version,
  * One WQE more than max_wr, rounded up to a power of two; a stride of the
  * next segment plus max_sge scatter entries, rounded up to a power of two
  * of at least 32 bytes (libmlx5 lays out its buffer by the same rule).
+ *
+ * Return: 0, or -EINVAL for sizes beyond the device's.
  */
 int mlx5x_srq_sizes(const struct ib_srq_attr *attr,
 		    const struct mlx5x_verbs_caps *caps,
@@ -114,6 +116,9 @@ int mlx5x_srq_sizes(const struct ib_srq_attr *attr,
  * an old library, no index at all).  A basic SRQ's receives report the
  * QP's index: libmlx5 leaves the field zero and it is ignored.  WQE
  * signatures are not offered.
+ *
+ * Return: 0, -EOPNOTSUPP for WQE signatures, -EINVAL for anything else
+ * the request gets wrong.
  */
 int mlx5x_srq_check_req(const struct mlx5_ib_create_srq *ucmd, size_t inlen,
 			bool xrc, u8 cqe_version, u32 *uidx)
@@ -428,6 +433,18 @@ u64 mlx5x_ksrq_done(struct mlx5x_ib_srq *srq, u16 idx)
 	return wr_id;
 }
 
+/**
+ * mlx5x_ib_post_srq_recv() - post_srq_recv of a kernel SRQ
+ * @ibsrq: the SRQ
+ * @wr: the work requests
+ * @bad_wr: the first one not posted, on error
+ *
+ * Each takes the head of the free list; the list's tail stays, as the
+ * device needs its link.
+ *
+ * Return: 0; -ENOMEM when no free WQE is left, -EINVAL for too many
+ * scatter entries, -EOPNOTSUPP for a user SRQ.
+ */
 int mlx5x_ib_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 			   const struct ib_recv_wr **bad_wr)
 {

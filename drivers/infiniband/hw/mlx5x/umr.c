@@ -174,14 +174,14 @@ void mlx5x_umr_wqe_build(void *wqe, const struct mlx5x_umr_update *u)
  */
 int mlx5x_umr_cqe_status(const void *cqe, u32 ci, u8 log_n)
 {
-	u8 op_own = READ_ONCE(*((const u8 *)cqe + MLX5X_CQE_OP_OWN_OFF));
-	u8 opcode = op_own >> MLX5X_CQE_OPCODE_SHIFT;
+	u8 opcode;
 
-	if (opcode == MLX5X_CQE_INVALID ||
-	    (op_own & MLX5X_CQE_OWNER_MASK) != mlx5x_ring_pass(ci, log_n))
+	if (!mlx5x_cqe_sw_owns(cqe, ci, log_n))
 		return -EAGAIN;
 	/* the rest of the CQE was written before op_own */
 	dma_rmb();
+	opcode = *((const u8 *)cqe + MLX5X_CQE_OP_OWN_OFF) >>
+		 MLX5X_CQE_OPCODE_SHIFT;
 	return opcode == MLX5X_CQE_REQ ? 0 : -EIO;
 }
 
@@ -205,13 +205,9 @@ static void umr_cq_arm(struct mlx5x_umr *umr)
 static void umr_sq_ring(struct mlx5x_umr *umr, const void *ctrl)
 {
 	umr->sq.ctr += MLX5X_UMR_WQEBBS;
-	/* the WQE is visible before the counter that hands it over */
-	dma_wmb();
-	*umr_dbr(umr, MLX5X_UMR_QP_DBR_OFF + MLX5X_QP_DBR_SND_OFF) =
-		cpu_to_be32(umr->sq.ctr & MLX5X_QP_DBR_COUNTER_MASK);
-	/* the record is visible before the doorbell that makes it read */
-	wmb();
-	__iowrite64_copy(umr->uar.map + MLX5X_UAR_BF_OFF, ctrl, 1);
+	mlx5x_sq_ring_db(umr_dbr(umr, MLX5X_UMR_QP_DBR_OFF +
+				 MLX5X_QP_DBR_SND_OFF),
+			 umr->uar.map, umr->sq.ctr, ctrl);
 }
 
 /* ---- CQ ---- */
@@ -231,13 +227,9 @@ static int umr_cq_create(struct mlx5x_ib_dev *dev, struct mlx5x_umr *umr)
 		.uar = umr->uar.index,
 		.dbr = umr->dbr_dma + MLX5X_UMR_CQ_DBR_OFF,
 	};
-	u32 i;
 
 	mlx5x_ring_pas(&umr->cq, &p.pas);
-	/* no CQE is software's before the device writes one */
-	for (i = 0; i < 1U << umr->cq.log_n; i++)
-		*((u8 *)mlx5x_ring_entry(&umr->cq, i) + MLX5X_CQE_OP_OWN_OFF) =
-			MLX5X_CQE_INVALID << MLX5X_CQE_OPCODE_SHIFT;
+	mlx5x_cq_ring_invalidate(&umr->cq);
 	umr->mcq.comp = umr_cq_comp;
 	return mlx5x_core_cq_create(dev->cmd, &dev->mdev->hca.cqs,
 				    mlx5x_ib_comp_eq(dev, 0), &p, &umr->mcq);

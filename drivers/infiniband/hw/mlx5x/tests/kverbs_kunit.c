@@ -7,6 +7,7 @@
  */
 #include <kunit/test.h>
 
+#include "../cq_table.h"
 #include "../ib.h"
 #include "../kmr.h"
 #include "../kverbs.h"
@@ -103,10 +104,18 @@ static void inline_segment(struct kunit *test)
 
 	/* more than the QP's inline size: refused as mlx5_ib does */
 	KUNIT_EXPECT_EQ(test, mlx5x_kwqe_inline(seg, sg, 2, 11, &len), -ENOMEM);
-	/* an empty payload is the header only, one segment */
+	/* an empty payload writes no segment at all (as mlx5_ib) */
+	memset(seg, 0xaa, sizeof(seg));
+	len = 99;
 	KUNIT_ASSERT_EQ(test, mlx5x_kwqe_inline(seg, sg, 0, 32, &len), 0);
-	KUNIT_EXPECT_EQ(test, len, 16U);
-	KUNIT_EXPECT_EQ(test, be32_at(seg, 0), 0x80000000U);
+	KUNIT_EXPECT_EQ(test, len, 0U);
+	KUNIT_EXPECT_EQ(test, be32_at(seg, 0), 0xaaaaaaaaU);
+	/* nor do entries that are all empty */
+	sg[0].length = 0;
+	sg[1].length = 0;
+	KUNIT_ASSERT_EQ(test, mlx5x_kwqe_inline(seg, sg, 2, 32, &len), 0);
+	KUNIT_EXPECT_EQ(test, len, 0U);
+	KUNIT_EXPECT_EQ(test, be32_at(seg, 0), 0xaaaaaaaaU);
 }
 
 static void wqe_wraps(struct kunit *test)
@@ -367,12 +376,104 @@ static void send_bookkeeping(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, op, IB_WC_RDMA_WRITE);
 }
 
+/* What the compaction handed back for the SRQ, newest first. */
+struct compact_drops {
+	u16 ctr[8];
+	unsigned int n;
+};
+
+static void compact_drop(void *arg, u16 wqe_counter)
+{
+	struct compact_drops *d = arg;
+
+	if (d->n < ARRAY_SIZE(d->ctr))
+		d->ctr[d->n] = wqe_counter;
+	d->n++;
+}
+
+/* A CQE the device wrote at counter @ctr of a ring of 1 << @log_n. */
+static void compact_put(struct mlx5x_ring *r, u32 ctr, u8 opcode, u32 qpn,
+			u16 wqe_counter)
+{
+	u8 *cqe = mlx5x_ring_entry(r, ctr);
+
+	cqe_init(cqe, opcode);
+	MLX5X_SET(cqe, MLX5X_CQE_QPN, qpn);
+	MLX5X_SET(cqe, MLX5X_CQE_WQE_COUNTER, wqe_counter);
+	cqe[MLX5X_CQE_OP_OWN_OFF] |= mlx5x_ring_pass(ctr, r->log_n);
+}
+
+static void cq_compact(struct kunit *test)
+{
+	struct compact_drops d = {};
+	struct mlx5x_ring r;
+	void *buf;
+	u32 i;
+
+	buf = kunit_kzalloc(test, 8 * MLX5X_CQE_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	mlx5x_ring_init(&r, buf, 0, 3, MLX5X_CQE_LOG_LEN);
+	mlx5x_cq_ring_invalidate(&r);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_FALSE(test, mlx5x_cqe_sw_owns(buf + i * 64, i, 3));
+
+	/* counters 4..9 cross the ring end: QP 0xa's interleaved with 0xb's */
+	r.ctr = 4;
+	compact_put(&r, 4, MLX5X_CQE_REQ, 0xa, 1);
+	compact_put(&r, 5, MLX5X_CQE_REQ, 0xb, 2);
+	compact_put(&r, 6, MLX5X_CQE_RESP_SEND, 0xa, 5);
+	compact_put(&r, 7, MLX5X_CQE_RESP_ERR, 0xb, 3);
+	compact_put(&r, 8, MLX5X_CQE_RESP_ERR, 0xa, 7);
+	compact_put(&r, 9, MLX5X_CQE_RESP_SEND, 0xb, 4);
+
+	/* a QP with no CQE: nothing moves */
+	KUNIT_EXPECT_EQ(test, mlx5x_kcq_compact(&r, 0xc, compact_drop, &d), 0U);
+	KUNIT_EXPECT_EQ(test, r.ctr, 4U);
+	KUNIT_EXPECT_EQ(test, d.n, 0U);
+
+	KUNIT_EXPECT_EQ(test, mlx5x_kcq_compact(&r, 0xa, compact_drop, &d), 3U);
+	KUNIT_EXPECT_EQ(test, r.ctr, 7U);
+	/* the receives give their SRQ WQEs back, the send does not */
+	KUNIT_ASSERT_EQ(test, d.n, 2U);
+	KUNIT_EXPECT_EQ(test, d.ctr[0], 7);
+	KUNIT_EXPECT_EQ(test, d.ctr[1], 5);
+	/* the survivors, in order, owned on the pass of their new slot */
+	for (i = 0; i < 3; i++) {
+		void *cqe = mlx5x_ring_entry(&r, 7 + i);
+
+		KUNIT_EXPECT_TRUE(test, mlx5x_cqe_sw_owns(cqe, 7 + i, 3));
+		KUNIT_EXPECT_EQ(test, mlx5x_cqe_qpn(cqe), 0xbU);
+		KUNIT_EXPECT_EQ(test, mlx5x_cqe_wqe_counter(cqe), 2 + i);
+	}
+	KUNIT_EXPECT_EQ(test, mlx5x_cqe_opcode(mlx5x_ring_entry(&r, 7)),
+			MLX5X_CQE_REQ);
+	KUNIT_EXPECT_EQ(test, mlx5x_cqe_opcode(mlx5x_ring_entry(&r, 8)),
+			MLX5X_CQE_RESP_ERR);
+	/* slot 0 now holds counter 8: the owner bit went from 0 to 1 */
+	KUNIT_EXPECT_EQ(test, *((u8 *)buf + MLX5X_CQE_OP_OWN_OFF) & 1, 1);
+	KUNIT_EXPECT_FALSE(test,
+			   mlx5x_cqe_sw_owns(mlx5x_ring_entry(&r, 10), 10, 3));
+
+	/* a full ring is scanned once, without a callback for a send QP */
+	for (i = 0; i < 8; i++)
+		compact_put(&r, 16 + i, MLX5X_CQE_RESP_SEND, i & 1 ? 0xb : 0xa,
+			    i);
+	r.ctr = 16;
+	KUNIT_EXPECT_EQ(test, mlx5x_kcq_compact(&r, 0xa, NULL, NULL), 4U);
+	KUNIT_EXPECT_EQ(test, r.ctr, 20U);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test,
+				mlx5x_cqe_wqe_counter(mlx5x_ring_entry(&r, 20 + i)),
+				2 * i + 1);
+}
+
 static struct kunit_case kcqe_cases[] = {
 	KUNIT_CASE(arm_word),
 	KUNIT_CASE(cqe_requester),
 	KUNIT_CASE(cqe_responder),
 	KUNIT_CASE(cqe_errors),
 	KUNIT_CASE(send_bookkeeping),
+	KUNIT_CASE(cq_compact),
 	{}
 };
 
@@ -504,6 +605,76 @@ static void geometry(struct kunit *test)
 	cap.max_send_wr = 1 << 15;
 	KUNIT_EXPECT_EQ(test, mlx5x_kqp_geometry(IB_QPT_UD, &cap, &kcaps, &g),
 			-EINVAL);
+	/* a gather count whose bytes would overflow */
+	cap.max_send_wr = 1;
+	cap.max_send_sge = 0x10000001;
+	KUNIT_EXPECT_EQ(test, mlx5x_kqp_geometry(IB_QPT_UD, &cap, &kcaps, &g),
+			-EINVAL);
+}
+
+/* The receive queue is at least one 64-byte WQEBB. */
+static void geometry_rq_min(struct kunit *test)
+{
+	struct ib_qp_cap cap = {
+		.max_send_wr = 1, .max_recv_wr = 1,
+		.max_send_sge = 1, .max_recv_sge = 1,
+	};
+	struct mlx5x_kqp_geom g;
+
+	/* one 16-byte slot: raised to four */
+	KUNIT_ASSERT_EQ(test, mlx5x_kqp_geometry(IB_QPT_RC, &cap, &kcaps, &g),
+			0);
+	KUNIT_EXPECT_EQ(test, g.rq_shift, 4);
+	KUNIT_EXPECT_EQ(test, g.rq_n, 4U);
+	KUNIT_EXPECT_EQ(test, g.rq_log_n, 2);
+	/* two 32-byte slots already fill a block */
+	cap.max_recv_wr = 2;
+	cap.max_recv_sge = 2;
+	KUNIT_ASSERT_EQ(test, mlx5x_kqp_geometry(IB_QPT_RC, &cap, &kcaps, &g),
+			0);
+	KUNIT_EXPECT_EQ(test, g.rq_n, 2U);
+	KUNIT_EXPECT_EQ(test, g.rq_log_n, 1);
+	/* one 64-byte slot is enough */
+	cap.max_recv_wr = 1;
+	cap.max_recv_sge = 4;
+	KUNIT_ASSERT_EQ(test, mlx5x_kqp_geometry(IB_QPT_RC, &cap, &kcaps, &g),
+			0);
+	KUNIT_EXPECT_EQ(test, g.rq_n, 1U);
+	KUNIT_EXPECT_EQ(test, g.rq_log_n, 0);
+	/* no receive queue stays none */
+	cap.max_recv_wr = 0;
+	KUNIT_ASSERT_EQ(test, mlx5x_kqp_geometry(IB_QPT_RC, &cap, &kcaps, &g),
+			0);
+	KUNIT_EXPECT_EQ(test, g.rq_n, 0U);
+}
+
+/* Which opcodes each QP type posts (mlx5_ib's post_send). */
+static void opcodes_per_type(struct kunit *test)
+{
+	static const enum ib_wr_opcode rc_only[] = {
+		IB_WR_RDMA_READ, IB_WR_ATOMIC_CMP_AND_SWP,
+		IB_WR_ATOMIC_FETCH_AND_ADD, IB_WR_REG_MR, IB_WR_LOCAL_INV,
+		IB_WR_SEND_WITH_INV,
+	};
+	static const enum ib_wr_opcode uc_ok[] = {
+		IB_WR_SEND, IB_WR_SEND_WITH_IMM, IB_WR_RDMA_WRITE,
+		IB_WR_RDMA_WRITE_WITH_IMM,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rc_only); i++) {
+		KUNIT_EXPECT_TRUE(test, mlx5x_ksq_op_ok(IB_QPT_RC, rc_only[i]));
+		KUNIT_EXPECT_FALSE(test, mlx5x_ksq_op_ok(IB_QPT_UC, rc_only[i]));
+		KUNIT_EXPECT_FALSE(test, mlx5x_ksq_op_ok(IB_QPT_UD, rc_only[i]));
+	}
+	for (i = 0; i < ARRAY_SIZE(uc_ok); i++) {
+		KUNIT_EXPECT_TRUE(test, mlx5x_ksq_op_ok(IB_QPT_RC, uc_ok[i]));
+		KUNIT_EXPECT_TRUE(test, mlx5x_ksq_op_ok(IB_QPT_UC, uc_ok[i]));
+	}
+	KUNIT_EXPECT_TRUE(test, mlx5x_ksq_op_ok(IB_QPT_GSI, IB_WR_SEND));
+	KUNIT_EXPECT_FALSE(test, mlx5x_ksq_op_ok(IB_QPT_UD, IB_WR_RDMA_WRITE));
+	/* UC WQEs need no room for a fast registration */
+	KUNIT_EXPECT_EQ(test, mlx5x_ksq_send_len(IB_QPT_UC, 1, 0), 48U);
 }
 
 static void special_qps(struct kunit *test)
@@ -526,6 +697,8 @@ static struct kunit_case kgeom_cases[] = {
 	KUNIT_CASE(av_plain),
 	KUNIT_CASE(av_grh),
 	KUNIT_CASE(geometry),
+	KUNIT_CASE(geometry_rq_min),
+	KUNIT_CASE(opcodes_per_type),
 	KUNIT_CASE(special_qps),
 	{}
 };
