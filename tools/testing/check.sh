@@ -56,15 +56,14 @@ step bench-report "$T/e2e/bench/test-report.sh"
 # VM lanes as DRIVER:SUITE[@KERNEL] (the guest kernel, lane.sh's
 # MLX5X_KERNEL: debian when not given); a lane joins this list once it
 # passes.
-# The fabric suite on mlx5x (both functions) and on the mixed lane
-# (upstream on one function, mlx5x on the other) needs mlx5x's kernel
-# verbs, fast registration and MAD path: MLX5X_CHECK_FABRIC=1 adds those
-# two lanes (to be the default once the driver has them).  They then run
-# with upstream's fabric suite in one boot, lane "all" (lane.sh: one
-# boot, one emulator, one opensm bring-up instead of three), which writes
-# each lane's results as its own; MLX5X_CHECK_FABRIC_BOOTS=3 boots each.
+# The fabric suite runs on three lanes: upstream, mlx5x (both functions)
+# and mixed (upstream on one function, mlx5x on the other).  By default
+# in one boot, lane "all" (lane.sh: one boot, one emulator, one opensm
+# bring-up instead of three), which writes each lane's results as its
+# own; MLX5X_CHECK_FABRIC_BOOTS=3 boots each, MLX5X_CHECK_FABRIC=0 runs
+# the upstream one only.
 FABRIC_LANES=upstream:fabric
-if [ "${MLX5X_CHECK_FABRIC:-0}" = 1 ]; then
+if [ "${MLX5X_CHECK_FABRIC:-1}" = 1 ]; then
 	FABRIC_LANES=all:fabric
 	[ "${MLX5X_CHECK_FABRIC_BOOTS:-1}" = 3 ] &&
 		FABRIC_LANES="upstream:fabric mixed:fabric mlx5x:fabric"

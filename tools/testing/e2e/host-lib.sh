@@ -11,12 +11,12 @@ EMUDIR=$TOP/tools/testing/emu
 EMU_BIN=${MLX5X_EMU:-$EMUDIR/build/mlx5x-emu}
 
 # The emulated port of the mlx5x lanes (bringup, full, fuzz) and of
-# `make run`: self, ACTIVE with a LID from power-on, while mlx5x has no
-# management path; sm, a port of a subnet that opensm brings up through
-# the firmware SMA (MAD_IFC), once mlx5x has QP0/QP1 and process_mad, as
-# the upstream lanes have.  The one place to flip; MLX5X_EMU_PORT
-# overrides it for one run.
-MLX5X_PORT=self
+# `make run`: sm, a port of a subnet that opensm brings up through the
+# firmware SMA (MAD_IFC and QP0), as on a real InfiniBand subnet and as
+# the upstream lanes have it; self, ACTIVE with a LID from power-on, with
+# no subnet manager.  The one place to flip; MLX5X_EMU_PORT overrides it
+# for one run.
+MLX5X_PORT=sm
 
 hlog() { printf '[%s %s] %s\n' "${HLOG_TAG:-e2e}" "$(date +%T)" "$*" >&2; }
 
