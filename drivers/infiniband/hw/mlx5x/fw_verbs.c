@@ -99,6 +99,8 @@ void mlx5x_verbs_caps_decode(const void *cap, const void *atomic_cap,
 	c->log_max_klm_list_size =
 		MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_KLM_LIST_SIZE);
 	c->umr_fence = MLX5X_GET(cap, MLX5X_CAP_UMR_FENCE);
+	c->log_max_mcg = MLX5X_GET(cap, MLX5X_CAP_LOG_MAX_MCG);
+	c->max_qp_mcg = MLX5X_GET(cap, MLX5X_CAP_MAX_QP_MCG);
 	c->mw = MLX5X_GET(cap, MLX5X_CAP_IMAICL);
 	c->device_frequency_khz = MLX5X_GET(cap, MLX5X_CAP_DEVICE_FREQUENCY_KHZ);
 	c->stat_rate_support = MLX5X_GET(cap, MLX5X_CAP_STAT_RATE_SUPPORT);

@@ -52,6 +52,8 @@ struct mlx5x_cmd;
  * @log_max_klm_list_size: log2 of the longest translation list of one
  *	key (the fast registration page list limit)
  * @umr_fence: fence a UMR WQE on a send queue needs (MLX5X_CAP_UMR_FENCE_*)
+ * @log_max_mcg: log2 of the multicast groups the device can hold
+ * @max_qp_mcg: QPs one multicast group can have attached
  * @mw: memory windows of type 1 and 2B (imaicl): KLM window mkeys that
  *	user send queues bind and invalidate with UMR WQEs
  * @pkv: P_Key violation counter
@@ -93,6 +95,8 @@ struct mlx5x_verbs_caps {
 	bool umr_entity_size_disabled;
 	u8 log_max_klm_list_size;
 	u8 umr_fence;
+	u8 log_max_mcg;
+	u32 max_qp_mcg;
 	bool mw;
 	bool pkv;
 	bool qkv;

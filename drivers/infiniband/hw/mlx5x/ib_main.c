@@ -136,6 +136,11 @@ static int mlx5x_ib_query_device(struct ib_device *ibdev,
 	props->max_res_rd_atom = props->max_qp_rd_atom * props->max_qp;
 	props->atomic_cap = c->atomic ? IB_ATOMIC_HCA : IB_ATOMIC_NONE;
 	props->max_pkeys = dev->pkey_tbl_len;
+	/* ATTACH_TO_MCG's limits (user space reads them to offer multicast) */
+	props->max_mcast_grp = 1 << c->log_max_mcg;
+	props->max_mcast_qp_attach = c->max_qp_mcg;
+	props->max_total_mcast_qp_attach = props->max_mcast_qp_attach *
+					   props->max_mcast_grp;
 	props->local_ca_ack_delay = c->local_ca_ack_delay;
 	props->hca_core_clock = c->device_frequency_khz;
 	return 0;
