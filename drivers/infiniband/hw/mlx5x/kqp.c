@@ -231,7 +231,9 @@ static int kqp_mem_alloc(struct mlx5x_ib_dev *dev, struct mlx5x_kqp *kqp,
 	kqp->dbr = dma_pool_zalloc(dev->kdb_pool, GFP_KERNEL, &kqp->dbr_dma);
 	kqp->sq_rec = kcalloc(BIT(g->sq_log_n), sizeof(*kqp->sq_rec),
 			      GFP_KERNEL);
-	kqp->scratch = kzalloc(MLX5X_KWQE_MAX_LEN, GFP_KERNEL);
+	/* copied whole blocks at a time */
+	kqp->scratch = kzalloc(ALIGN(MLX5X_KWQE_MAX_LEN, MLX5X_SEND_WQEBB_LEN),
+			       GFP_KERNEL);
 	if (g->rq_n)
 		kqp->rq_wrid = kcalloc(g->rq_n, sizeof(u64), GFP_KERNEL);
 	if (!kqp->dbr || !kqp->sq_rec || !kqp->scratch ||

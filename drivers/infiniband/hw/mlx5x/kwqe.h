@@ -13,8 +13,14 @@
 
 struct mlx5x_verbs_caps;
 
-/* Largest send WQE of a kernel QP, in bytes (8 WQEBBs; ctrl.ds is 6 bits). */
-#define MLX5X_KWQE_MAX_LEN	512
+/*
+ * Largest send WQE of a kernel QP, in bytes: 63 data segments, as many as
+ * the control segment's 6-bit ds counts (the device's max_wqe_sz_sq may
+ * lower it).  Not the 512 bytes query_device computes max_send_sge from,
+ * as mlx5: an RC QP with that many entries also has room for an atomic
+ * or a fast registration, which takes more.
+ */
+#define MLX5X_KWQE_MAX_LEN	1008
 #define MLX5X_KWQE_CTRL_LEN	16
 #define MLX5X_KWQE_RADDR_LEN	16
 #define MLX5X_KWQE_ATOMIC_LEN	16

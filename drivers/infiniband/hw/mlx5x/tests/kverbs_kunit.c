@@ -591,11 +591,19 @@ static void geometry(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, g.rq_max_gs, 4U);
 	KUNIT_EXPECT_EQ(test, g.rq_shift, 6);
 
-	/* beyond the largest WQE of the device (512 bytes for kernel QPs) */
-	cap.max_send_sge = 29;
+	/*
+	 * the entries query_device reports fit an RC QP (nvmet-rdma asks
+	 * for them), with room for an atomic beside them
+	 */
+	cap.max_send_sge = 30;
+	KUNIT_EXPECT_EQ(test, mlx5x_kqp_geometry(IB_QPT_RC, &cap, &kcaps, &g),
+			0);
+	KUNIT_EXPECT_EQ(test, g.max_wqe_bbs, 9);
+	/* beyond 63 data segments: 16 + 48 + 60 * 16 bytes */
+	cap.max_send_sge = 60;
 	KUNIT_EXPECT_EQ(test, mlx5x_kqp_geometry(IB_QPT_UD, &cap, &kcaps, &g),
 			-EINVAL);
-	cap.max_send_sge = 28;
+	cap.max_send_sge = 59;
 	KUNIT_EXPECT_EQ(test, mlx5x_kqp_geometry(IB_QPT_UD, &cap, &kcaps, &g),
 			0);
 	cap.max_recv_sge = 33;
