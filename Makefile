@@ -17,6 +17,9 @@
 #   make emu      build the emulated ConnectX; make emu-test runs its unit tests
 #   make e2e DRIVER=rxe|upstream|mlx5x [SUITE=full|bringup|faults|fabric|fwevents|fuzz]
 #            [KERNEL=debian|debug]   debug: KASAN/lockdep/UBSAN guest (mlx5x)
+#   make e2e DRIVER=mixed|all SUITE=fabric   mixed: upstream on one HCA, mlx5x
+#            on the other; all: the upstream, mixed and mlx5x fabric lanes
+#            in one boot
 #   make debug-kernel  build the debug guest kernel (cached)
 #   make bench    upstream and mlx5x side by side on one emulator (figures)
 #   make fresh-check  run and check as a new user: in a fresh Debian 12 tree
